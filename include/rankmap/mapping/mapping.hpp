@@ -1,0 +1,83 @@
+// The one interface every mapping algorithm implements, and the registry that names them.
+#pragma once
+
+#include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/topology/allocation.hpp>
+#include <rankmap/topology/routing.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rankmap::mapping {
+
+/// slot_of[task]: a permutation of 0..P-1; the identity is the launcher's order.
+using Mapping = std::vector<SlotId>;
+
+enum class Objective { mcl, hop_bytes };
+
+/// Parses `mcl` or `hopbytes`; throws InputError otherwise.
+Objective parse_objective(std::string_view text);
+std::string_view to_string(Objective objective);
+
+struct MapOptions {
+  Objective objective = Objective::mcl;
+  topology::RoutingSpec routing;  ///< the routing model MCL is measured under
+  double time_budget_ms = 200;    ///< how long a search may run; fast algorithms ignore it
+  std::uint64_t seed = 1;
+  int threads = 1;
+  int beam = 64;                  ///< beam width of merging searches (rahtm)
+  std::string parameter;          ///< text after ':' in the name, e.g. `TEDCBA` in `dimorder:TEDCBA`
+  const Mapping* initial = nullptr;  ///< the previous stage's result in a chain such as `mahd+refine`
+  std::function<void(double done_fraction)> progress;  ///< optional, called from the calling thread
+};
+
+/// Every algorithm has this signature. It may assume graph.num_tasks() == alloc.num_slots()
+/// (drivers truncate the allocation first) and must return a permutation of the slots.
+/// It throws InputError for a parameter it does not understand.
+using MapFunction = Mapping (*)(const graph::CommGraph&, const topology::Allocation&, const MapOptions&);
+
+struct AlgorithmInfo {
+  std::string_view name;
+  MapFunction map;
+  std::string_view summary;
+};
+
+/// The algorithms of the core library (those the runtime may run).
+std::span<const AlgorithmInfo> core_algorithms();
+
+/// Looks `name` (without any `:parameter`) up in `algorithms`; nullptr when absent.
+const AlgorithmInfo* find_algorithm(std::span<const AlgorithmInfo> algorithms, std::string_view name);
+
+/// Runs a chain such as `mahd+refine` or `dimorder:TEDCBA`, each stage starting from the
+/// previous stage's result, all within options.time_budget_ms. Throws InputError naming an
+/// unknown algorithm, and std::logic_error if a stage returns something that is not a permutation.
+Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorithms, const graph::CommGraph& graph,
+                  const topology::Allocation& alloc, const MapOptions& options);
+
+/// True if `m` is a permutation of 0..m.size()-1.
+bool is_permutation(std::span<const SlotId> m);
+Mapping identity_mapping(SlotId n);
+/// task_of[slot] for a permutation slot_of.
+std::vector<TaskId> inverse(std::span<const SlotId> slot_of);
+
+/// A wall-clock deadline for searches with a time budget.
+class Deadline {
+ public:
+  explicit Deadline(double budget_ms)
+      : end_(std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                    std::chrono::duration<double, std::milli>(budget_ms))) {}
+  bool passed() const { return std::chrono::steady_clock::now() >= end_; }
+  double remaining_ms() const {
+    return std::chrono::duration<double, std::milli>(end_ - std::chrono::steady_clock::now()).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point end_;
+};
+
+}  // namespace rankmap::mapping

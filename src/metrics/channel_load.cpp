@@ -1,0 +1,28 @@
+// Channel loads and MCL under a routing model.
+#include <rankmap/metrics/channel_load.hpp>
+
+#include <algorithm>
+
+namespace rankmap::metrics {
+
+std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing) {
+  std::vector<double> loads(static_cast<std::size_t>(routing.grid().num_channel_slots()), 0.0);
+  for (const NodeFlow& f : flows) routing.add_flow(f.src, f.dst, f.bytes, loads);
+  return loads;
+}
+
+std::vector<double> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                  std::span<const SlotId> slot_of, const topology::RoutingModel& routing) {
+  return channel_loads(node_flows(graph, alloc, slot_of), routing);
+}
+
+double max_channel_load(std::span<const double> loads) {
+  return loads.empty() ? 0.0 : *std::max_element(loads.begin(), loads.end());
+}
+
+double max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                        std::span<const SlotId> slot_of, const topology::RoutingModel& routing) {
+  return max_channel_load(channel_loads(graph, alloc, slot_of, routing));
+}
+
+}  // namespace rankmap::metrics

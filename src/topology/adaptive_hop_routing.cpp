@@ -1,0 +1,26 @@
+// Hop-by-hop adaptive routing: at every node the flow splits evenly among productive directions.
+#include "routing_models.hpp"
+
+namespace rankmap::topology::detail {
+
+std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) const {
+  const MinimalPathBox box(grid(), key);
+  const auto& order = box.points_by_level();
+  std::vector<double> mass(box.num_points(), 0.0);
+  mass[order.front()] = 1.0;
+  std::vector<RouteStep> steps;
+  for (std::uint32_t p : order) {
+    if (mass[p] == 0.0) continue;
+    int productive = 0;
+    box.for_each_step(p, [&](std::uint32_t, int, Direction) { ++productive; });
+    if (productive == 0) continue;
+    const double share = mass[p] / productive;
+    box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
+      mass[q] += share;
+      steps.push_back(box.make_step(p, dim, dir, share));
+    });
+  }
+  return steps;
+}
+
+}  // namespace rankmap::topology::detail

@@ -1,0 +1,125 @@
+// The route-pattern cache and the minimal-path box shared by the grid routing models.
+#include "pattern_routing.hpp"
+
+#include <algorithm>
+
+namespace rankmap::topology::detail {
+
+namespace {
+
+// Enough for every offset of a 16x16x16x8x2 torus under adaptive routing at ~32 bytes a step;
+// beyond it patterns are rebuilt per call instead of growing memory without bound.
+constexpr std::size_t kMaxCachedSteps = std::size_t{1} << 21;
+constexpr std::uint64_t kMaxBoxPoints = std::uint64_t{1} << 26;
+
+}  // namespace
+
+std::size_t OffsetKeyHash::operator()(const OffsetKey& k) const noexcept {
+  std::size_t h = 0x9e3779b97f4a7c15ULL;
+  for (auto v : k.offset) h = (h ^ static_cast<std::uint32_t>(v)) * 0x100000001b3ULL;
+  return h;
+}
+
+PatternRouting::PatternRouting(Grid grid) : grid_(std::move(grid)) {}
+
+OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst) const {
+  OffsetKey key;
+  for (int d = 0; d < grid_.ndims(); ++d) key.offset[d] = grid_.offset(src[d], dst[d], d);
+  return key;
+}
+
+const std::vector<RouteStep>& PatternRouting::pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const {
+  {
+    std::shared_lock lock(cache_mutex_);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    if (cached_steps_ >= kMaxCachedSteps) {
+      lock.unlock();
+      scratch = build_pattern(key);
+      return scratch;
+    }
+  }
+  std::vector<RouteStep> built = build_pattern(key);
+  std::unique_lock lock(cache_mutex_);
+  auto [it, inserted] = cache_.try_emplace(key, std::move(built));
+  if (inserted) cached_steps_ += it->second.size();
+  return it->second;  // unordered_map never moves its values, so the reference stays valid
+}
+
+template <typename Visit>
+void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) const {
+  if (src == dst) return;
+  const Coords s = grid_.coords_of(src);
+  const Coords t = grid_.coords_of(dst);
+  thread_local std::vector<RouteStep> scratch;
+  const std::vector<RouteStep>& steps = pattern(key_of(s, t), scratch);
+  const int n = grid_.ndims();
+  for (const RouteStep& step : steps) {
+    NodeId node = 0;
+    for (int d = 0; d < n; ++d) {
+      int c = s[d] + step.rel[d];
+      const int k = grid_.extent(d);
+      if (c >= k) c -= k;
+      else if (c < 0) c += k;
+      node += c * grid_.stride(d);
+    }
+    visit(grid_.channel(node, step.dim, static_cast<Direction>(step.dir)), step.dim, step.fraction);
+  }
+}
+
+void PatternRouting::route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
+  for_each_channel(src, dst, [&](ChannelId c, int, double fraction) { out.push_back({c, fraction}); });
+}
+
+void PatternRouting::add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const {
+  std::array<double, kMaxDims> per_capacity{};
+  for (int d = 0; d < grid_.ndims(); ++d) per_capacity[d] = bytes / grid_.capacity(d);
+  for_each_channel(src, dst, [&](ChannelId c, int dim, double fraction) { loads[c] += per_capacity[dim] * fraction; });
+}
+
+MinimalPathBox::MinimalPathBox(const Grid& grid, const OffsetKey& key) : ndims_(grid.ndims()) {
+  std::uint64_t stride = 1;
+  int max_level = 0;
+  for (int d = ndims_ - 1; d >= 0; --d) {
+    const int off = key.offset[d];
+    magnitude_[d] = std::abs(off);
+    sign_[d] = off < 0 ? -1 : 1;
+    tie_[d] = grid.is_torus(d) && grid.extent(d) > 2 && grid.extent(d) % 2 == 0 && 2 * magnitude_[d] == grid.extent(d);
+    length_[d] = tie_[d] ? 2 * magnitude_[d] + 1 : magnitude_[d] + 1;
+    stride_[d] = static_cast<std::uint32_t>(stride);
+    stride *= static_cast<std::uint64_t>(length_[d]);
+    if (stride > kMaxBoxPoints)
+      throw InputError("routing on " + grid.to_string() +
+                       ": a flow has too many minimal paths to enumerate; use dor routing on grids this large");
+    max_level += magnitude_[d];
+  }
+  num_points_ = static_cast<std::size_t>(stride);
+  // Counting sort of the points by hop count, so every step goes from a lower to a higher level.
+  std::vector<std::uint32_t> level(num_points_);
+  std::vector<std::uint32_t> count(max_level + 2, 0);
+  for (std::uint32_t p = 0; p < num_points_; ++p) {
+    int l = 0;
+    for (int d = 0; d < ndims_; ++d) l += std::abs(signed_position(p, d));
+    level[p] = static_cast<std::uint32_t>(l);
+    ++count[l + 1];
+  }
+  for (int l = 0; l <= max_level; ++l) count[l + 1] += count[l];
+  order_.resize(num_points_);
+  for (std::uint32_t p = 0; p < num_points_; ++p) order_[count[level[p]]++] = p;
+}
+
+bool MinimalPathBox::is_destination(std::uint32_t point) const {
+  for (int d = 0; d < ndims_; ++d)
+    if (std::abs(signed_position(point, d)) != magnitude_[d]) return false;
+  return true;
+}
+
+RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction) const {
+  RouteStep step{};
+  for (int d = 0; d < ndims_; ++d) step.rel[d] = static_cast<std::int16_t>(signed_position(point, d));
+  step.dim = static_cast<std::uint8_t>(dim);
+  step.dir = static_cast<std::uint8_t>(dir);
+  step.fraction = fraction;
+  return step;
+}
+
+}  // namespace rankmap::topology::detail

@@ -1,0 +1,104 @@
+// Shared engine of the grid routing models: routes are computed once per offset vector
+// as relative patterns, cached, and translated to each flow's source node.
+#pragma once
+
+#include <rankmap/topology/routing.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+namespace rankmap::topology::detail {
+
+/// One channel of a relative route: leave the node at `rel` (relative to the source) along
+/// `dim` in `dir`, carrying `fraction` of the flow.
+struct RouteStep {
+  std::array<std::int16_t, kMaxDims> rel;
+  std::uint8_t dim;
+  std::uint8_t dir;
+  double fraction;
+};
+
+/// The signed minimal offset of a flow in every dimension, as the cache key.
+struct OffsetKey {
+  std::array<std::int32_t, kMaxDims> offset{};
+  bool operator==(const OffsetKey&) const = default;
+};
+struct OffsetKeyHash {
+  std::size_t operator()(const OffsetKey& k) const noexcept;
+};
+
+/// A translation-invariant grid routing: the route of a flow depends only on its offset vector.
+class PatternRouting : public RoutingModel {
+ public:
+  explicit PatternRouting(Grid grid);
+  const Grid& grid() const noexcept override { return grid_; }
+  void route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const override;
+  void add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const override;
+
+ protected:
+  /// The relative route for a flow with these per-dimension minimal offsets.
+  virtual std::vector<RouteStep> build_pattern(const OffsetKey& key) const = 0;
+
+ private:
+  OffsetKey key_of(const Coords& src, const Coords& dst) const;
+  /// Returns the cached pattern, or builds it into `scratch` when the cache is full.
+  const std::vector<RouteStep>& pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const;
+  template <typename Visit>
+  void for_each_channel(NodeId src, NodeId dst, Visit&& visit) const;
+
+  Grid grid_;
+  mutable std::shared_mutex cache_mutex_;
+  mutable std::unordered_map<OffsetKey, std::vector<RouteStep>, OffsetKeyHash> cache_;
+  mutable std::size_t cached_steps_ = 0;
+};
+
+/// Enumerates the minimal-path region between a source and a destination: the box of
+/// points reachable by productive steps only. On a torus tie a dimension extends both ways.
+class MinimalPathBox {
+ public:
+  MinimalPathBox(const Grid& grid, const OffsetKey& key);
+
+  std::size_t num_points() const noexcept { return num_points_; }
+  /// Point indices ordered by hop count from the source.
+  const std::vector<std::uint32_t>& points_by_level() const noexcept { return order_; }
+  bool is_destination(std::uint32_t point) const;
+  /// The productive steps out of `point`: calls visit(next_point, dim, dir).
+  template <typename Visit>
+  void for_each_step(std::uint32_t point, Visit&& visit) const;
+  /// The step as a RouteStep with the given fraction.
+  RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction) const;
+
+ private:
+  int signed_position(std::uint32_t point, int d) const {
+    const int u = static_cast<int>((point / stride_[d]) % length_[d]);
+    return tie_[d] ? u - magnitude_[d] : u * sign_[d];
+  }
+
+  int ndims_;
+  std::array<int, kMaxDims> magnitude_{}, sign_{}, length_{};
+  std::array<bool, kMaxDims> tie_{};
+  std::array<std::uint32_t, kMaxDims> stride_{};
+  std::size_t num_points_ = 1;
+  std::vector<std::uint32_t> order_;
+};
+
+template <typename Visit>
+void MinimalPathBox::for_each_step(std::uint32_t point, Visit&& visit) const {
+  for (int d = 0; d < ndims_; ++d) {
+    const int p = signed_position(point, d);
+    const int h = magnitude_[d];
+    if (std::abs(p) >= h) continue;
+    if (tie_[d]) {
+      // Positions are stored as u = p + h, so one step changes u by +-1.
+      if (p >= 0) visit(point + stride_[d], d, Direction::plus);
+      if (p <= 0) visit(point - stride_[d], d, Direction::minus);
+    } else {
+      visit(point + stride_[d], d, sign_[d] > 0 ? Direction::plus : Direction::minus);
+    }
+  }
+}
+
+}  // namespace rankmap::topology::detail

@@ -1,0 +1,69 @@
+// Shared graph and allocation factories for the unit tests.
+#pragma once
+
+#include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/topology/allocation.hpp>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace rankmap::testing {
+
+/// Both directions of an undirected edge, w bytes each way.
+inline void add_pair(std::vector<graph::Edge>& edges, TaskId a, TaskId b, double w) {
+  edges.push_back({a, b, w});
+  edges.push_back({b, a, w});
+}
+
+inline graph::CommGraph path_graph(TaskId n, double w = 1) {
+  std::vector<graph::Edge> e;
+  for (TaskId i = 0; i + 1 < n; ++i) add_pair(e, i, i + 1, w);
+  return graph::CommGraph::from_edges(n, e);
+}
+
+inline graph::CommGraph star_graph(TaskId n, double w = 1) {
+  std::vector<graph::Edge> e;
+  for (TaskId i = 1; i < n; ++i) add_pair(e, 0, i, w);
+  return graph::CommGraph::from_edges(n, e);
+}
+
+inline graph::CommGraph complete_graph(TaskId n, double w = 1) {
+  std::vector<graph::Edge> e;
+  for (TaskId i = 0; i < n; ++i)
+    for (TaskId j = 0; j < n; ++j)
+      if (i != j) e.push_back({i, j, w});
+  return graph::CommGraph::from_edges(n, e);
+}
+
+/// A 2D grid graph rows x cols (non-periodic), task = r * cols + c.
+inline graph::CommGraph grid_graph(TaskId rows, TaskId cols, double w = 1) {
+  std::vector<graph::Edge> e;
+  for (TaskId r = 0; r < rows; ++r)
+    for (TaskId c = 0; c < cols; ++c) {
+      if (c + 1 < cols) add_pair(e, r * cols + c, r * cols + c + 1, w);
+      if (r + 1 < rows) add_pair(e, r * cols + c, (r + 1) * cols + c, w);
+    }
+  return graph::CommGraph::from_edges(rows * cols, e);
+}
+
+/// A directed random graph with about `avg_degree` out-edges per task and integer weights 1..100.
+inline graph::CommGraph random_graph(TaskId n, int avg_degree, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<TaskId> task(0, n - 1);
+  std::uniform_int_distribution<int> weight(1, 100);
+  std::vector<graph::Edge> e;
+  for (std::int64_t k = 0; k < static_cast<std::int64_t>(n) * avg_degree; ++k) e.push_back({task(rng), task(rng), double(weight(rng))});
+  return graph::CommGraph::from_edges(n, e);
+}
+
+/// A random permutation of 0..n-1.
+inline std::vector<SlotId> random_permutation(SlotId n, std::uint64_t seed) {
+  std::vector<SlotId> p(static_cast<std::size_t>(n));
+  for (SlotId i = 0; i < n; ++i) p[i] = i;
+  std::mt19937_64 rng(seed);
+  std::shuffle(p.begin(), p.end(), rng);
+  return p;
+}
+
+}  // namespace rankmap::testing

@@ -1,0 +1,132 @@
+// Channel loads of single flows, worked out by hand.
+#include <rankmap/topology/routing.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace rankmap::topology {
+namespace {
+
+using Loads = std::map<ChannelId, double>;
+
+// The non-zero loads of one flow of `bytes` from src to dst.
+Loads loads_of(const Grid& g, std::string_view routing, std::vector<int> src, std::vector<int> dst, double bytes) {
+  const auto model = make_routing_model(g, routing);
+  std::vector<double> loads(g.num_channel_slots(), 0.0);
+  model->add_flow(g.node_at(src), g.node_at(dst), bytes, loads);
+  Loads out;
+  for (ChannelId c = 0; c < g.num_channel_slots(); ++c)
+    if (loads[c] != 0) out[c] = loads[c];
+  return out;
+}
+
+ChannelId ch(const Grid& g, std::vector<int> from, int d, Direction dir) { return g.channel(g.node_at(from), d, dir); }
+
+void expect_loads(const Loads& actual, const Loads& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (const auto& [c, load] : expected) {
+    ASSERT_TRUE(actual.count(c)) << "channel " << c << " carries nothing";
+    EXPECT_NEAR(actual.at(c), load, 1e-12) << "channel " << c;
+  }
+}
+
+constexpr auto plus = Direction::plus;
+constexpr auto minus = Direction::minus;
+
+TEST(Routing, ParsesSpecs) {
+  EXPECT_EQ(RoutingSpec::parse("dor:210").to_string(), "dor:210");
+  EXPECT_EQ(RoutingSpec::parse("adaptive-hop").kind, RoutingKind::adaptive_hop);
+  EXPECT_THROW(RoutingSpec::parse("minimal"), InputError);
+  EXPECT_THROW(RoutingSpec::parse("dor:2a"), InputError);
+  EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:0"), InputError);
+  EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:00"), InputError);
+  EXPECT_EQ(make_routing_model(Grid::parse("torus:4x4"), "dor:10")->name(), "dor:10");
+}
+
+TEST(Routing, RingNeighbourUsesOneChannel) {
+  const Grid g = Grid::parse("torus:4");
+  for (auto r : {"dor", "adaptive", "adaptive-hop"}) {
+    expect_loads(loads_of(g, r, {0}, {1}, 10), {{ch(g, {0}, 0, plus), 10}});
+    expect_loads(loads_of(g, r, {0}, {3}, 10), {{ch(g, {0}, 0, minus), 10}});
+  }
+}
+
+TEST(Routing, RingTieGoesPlusUnderDorAndBothWaysUnderAdaptive) {
+  const Grid g = Grid::parse("torus:4");
+  // 0 -> 2 on a 4-ring: two hops either way.
+  expect_loads(loads_of(g, "dor", {0}, {2}, 10), {{ch(g, {0}, 0, plus), 10}, {ch(g, {1}, 0, plus), 10}});
+  const Loads both = {{ch(g, {0}, 0, plus), 5}, {ch(g, {1}, 0, plus), 5},
+                      {ch(g, {0}, 0, minus), 5}, {ch(g, {3}, 0, minus), 5}};
+  expect_loads(loads_of(g, "adaptive", {0}, {2}, 10), both);
+  expect_loads(loads_of(g, "adaptive-hop", {0}, {2}, 10), both);
+}
+
+TEST(Routing, TorusOfExtentTwoIsOneDoubleCapacityChannel) {
+  const Grid g = Grid::parse("torus:2");
+  for (auto r : {"dor", "adaptive", "adaptive-hop"}) {
+    // 10 bytes over capacity 2.
+    expect_loads(loads_of(g, r, {0}, {1}, 10), {{ch(g, {0}, 0, plus), 5}});
+    expect_loads(loads_of(g, r, {1}, {0}, 10), {{ch(g, {1}, 0, plus), 5}});
+  }
+}
+
+TEST(Routing, MeshDiagonalSplitsOverTwoPathsUnderAdaptive) {
+  const Grid g = Grid::parse("mesh:2x2");
+  expect_loads(loads_of(g, "dor", {0, 0}, {1, 1}, 12), {{ch(g, {0, 0}, 0, plus), 12}, {ch(g, {1, 0}, 1, plus), 12}});
+  expect_loads(loads_of(g, "dor:10", {0, 0}, {1, 1}, 12), {{ch(g, {0, 0}, 1, plus), 12}, {ch(g, {0, 1}, 0, plus), 12}});
+  const Loads split = {{ch(g, {0, 0}, 0, plus), 6}, {ch(g, {1, 0}, 1, plus), 6},
+                       {ch(g, {0, 0}, 1, plus), 6}, {ch(g, {0, 1}, 0, plus), 6}};
+  expect_loads(loads_of(g, "adaptive", {0, 0}, {1, 1}, 12), split);
+  expect_loads(loads_of(g, "adaptive-hop", {0, 0}, {1, 1}, 12), split);
+}
+
+TEST(Routing, AdaptiveAndAdaptiveHopDifferOnAThreeByTwoMesh) {
+  // (0,0) -> (2,1): three minimal paths, xxy, xyx and yxx.
+  const Grid g = Grid::parse("mesh:3x2");
+  // Even over paths: (0,0)->(1,0) is on 2 of 3 paths, (1,1)->(2,1) too.
+  expect_loads(loads_of(g, "adaptive", {0, 0}, {2, 1}, 12), {{ch(g, {0, 0}, 0, plus), 8},
+                                                            {ch(g, {0, 0}, 1, plus), 4},
+                                                            {ch(g, {1, 0}, 0, plus), 4},
+                                                            {ch(g, {1, 0}, 1, plus), 4},
+                                                            {ch(g, {2, 0}, 1, plus), 4},
+                                                            {ch(g, {0, 1}, 0, plus), 4},
+                                                            {ch(g, {1, 1}, 0, plus), 8}});
+  // Even per hop: halves at (0,0), quarters at (1,0), and (1,1) collects 1/2 + 1/4.
+  expect_loads(loads_of(g, "adaptive-hop", {0, 0}, {2, 1}, 12), {{ch(g, {0, 0}, 0, plus), 6},
+                                                                {ch(g, {0, 0}, 1, plus), 6},
+                                                                {ch(g, {1, 0}, 0, plus), 3},
+                                                                {ch(g, {1, 0}, 1, plus), 3},
+                                                                {ch(g, {2, 0}, 1, plus), 3},
+                                                                {ch(g, {0, 1}, 0, plus), 6},
+                                                                {ch(g, {1, 1}, 0, plus), 9}});
+}
+
+TEST(Routing, CubeAntipodeLeavesOnAllSixChannelsEvenly) {
+  // On a 4x4x4 torus (2,2,2) is a tie in every dimension: 6 first hops, 90 minimal paths each way.
+  const Grid g = Grid::parse("torus:4x4x4");
+  for (auto r : {"adaptive", "adaptive-hop"}) {
+    const Loads l = loads_of(g, r, {0, 0, 0}, {2, 2, 2}, 60);
+    for (int d = 0; d < 3; ++d)
+      for (auto dir : {plus, minus}) EXPECT_NEAR(l.at(g.channel(0, d, dir)), 10.0, 1e-12) << r;
+    double total = 0;
+    for (const auto& [c, load] : l) total += load;
+    EXPECT_NEAR(total, 60.0 * 6, 1e-9) << r;
+  }
+}
+
+TEST(Routing, RouteSharesCrossEveryCutOnce) {
+  const Grid g = Grid::parse("grid:6x5x2:torus=101");
+  const auto model = make_routing_model(g, "adaptive");
+  std::vector<ChannelShare> shares;
+  model->route(g.node_at(std::vector<int>{0, 0, 0}), g.node_at(std::vector<int>{3, 4, 1}), shares);
+  // Every minimal path crosses each dimension's hops: the shares per dimension sum to its hop count.
+  double per_dim[3] = {0, 0, 0};
+  for (const auto& s : shares) per_dim[g.channel_dim(s.channel)] += s.fraction;
+  EXPECT_NEAR(per_dim[0], 3, 1e-12);
+  EXPECT_NEAR(per_dim[1], 4, 1e-12);
+  EXPECT_NEAR(per_dim[2], 1, 1e-12);
+}
+
+}  // namespace
+}  // namespace rankmap::topology
