@@ -5,13 +5,19 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(Boost 1.74 REQUIRED)  # Boost.Graph is header-only
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
+# METIS is a small C library without further dependencies; the core uses it to concentrate
+# tasks into nodes when the graph has no grid structure.
+find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
+find_library(METIS_LIBRARY metis REQUIRED)
 
 # Debian installs both MPIs side by side; pick the wrappers and launcher of the
 # requested one so that FindMPI cannot mix them.
 if(RANKMAP_MPI STREQUAL "openmpi")
   set(_rankmap_mpi_suffix openmpi)
+  set(RANKMAP_PC_MPI ompi-c)
 else()
   set(_rankmap_mpi_suffix mpich)
+  set(RANKMAP_PC_MPI mpich)
 endif()
 find_program(MPI_C_COMPILER NAMES mpicc.${_rankmap_mpi_suffix} REQUIRED)
 find_program(MPI_CXX_COMPILER NAMES mpicxx.${_rankmap_mpi_suffix} REQUIRED)
@@ -41,11 +47,6 @@ if(RANKMAP_BUILD_TOOLS OR RANKMAP_BUILD_BENCH)
   add_library(rankmap_dep_scotch INTERFACE)
   target_include_directories(rankmap_dep_scotch INTERFACE ${SCOTCH_INCLUDE_DIR})
   target_link_libraries(rankmap_dep_scotch INTERFACE ${SCOTCH_LIBRARY} ${SCOTCHERR_LIBRARY})
-  find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
-  find_library(METIS_LIBRARY metis REQUIRED)
-  add_library(rankmap_dep_metis INTERFACE)
-  target_include_directories(rankmap_dep_metis INTERFACE ${METIS_INCLUDE_DIR})
-  target_link_libraries(rankmap_dep_metis INTERFACE ${METIS_LIBRARY})
   find_package(CLI11 REQUIRED)
   find_package(nlohmann_json 3 REQUIRED)
 endif()

@@ -2,7 +2,7 @@
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS rankmap_core EXPORT rankmapTargets
+install(TARGETS rankmap_core rankmap rankmap_static EXPORT rankmapTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT rankmapTargets NAMESPACE rankmap:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rankmap)
@@ -13,3 +13,6 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/rankmapConfigVersio
   COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/rankmapConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/rankmapConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rankmap)
+
+configure_file(cmake/rankmap.pc.in ${CMAKE_CURRENT_BINARY_DIR}/rankmap.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/rankmap.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
