@@ -42,13 +42,13 @@ class Population {
 
   std::vector<long long>& ids() { return ids_; }
 
+  // Called right after a balance step, when every process holds within one task of the
+  // others, so the local count times P stands in for the global population.
   void step(int t, long long cap) {
-    long long local = static_cast<long long>(ids_.size());
-    long long total = 0;
-    MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    const double total = static_cast<double>(ids_.size()) * world_size();
     const double target = static_cast<double>(per_rank_) * world_size();
     const double branch = 0.2 + 0.15 * std::sin(t / 7.0 + rank_);
-    const double death = std::clamp(branch * static_cast<double>(total) / target, 0.0, 0.9);
+    const double death = std::clamp(branch * total / target, 0.0, 0.9);
     const bool wipe_out = (t % 10 == 3) && rank_ == t % world_size();
     std::uniform_real_distribution<double> u(0, 1);
     std::vector<long long> next;
@@ -72,38 +72,47 @@ class Population {
   std::vector<long long> ids_;
 };
 
-/// All ids of all processes, sorted, on rank 0 (empty elsewhere).
-inline std::vector<long long> gather_ids(const std::vector<long long>& local) {
+/// Checks one balance step with two collectives, on rank 0: the ids held after it are
+/// exactly those held before (each task arrived exactly once), and every process holds
+/// ceil(T/P) or one less, exactly kP - T of them one less.
+inline void expect_every_task_kept_and_balanced(const std::vector<long long>& before,
+                                                const std::vector<long long>& after) {
   const int size = world_size();
-  const int n = static_cast<int>(local.size());
+  const int mine[2] = {static_cast<int>(before.size()), static_cast<int>(after.size())};
+  std::vector<int> sizes(2 * static_cast<std::size_t>(size));
+  MPI_Gather(mine, 2, MPI_INT, sizes.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<long long> local(before);
+  local.insert(local.end(), after.begin(), after.end());
   std::vector<int> counts(size), displs(size);
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   int total = 0;
   for (int r = 0; r < size; ++r) {
+    counts[r] = sizes[2 * r] + sizes[2 * r + 1];
     displs[r] = total;
     total += counts[r];
   }
-  std::vector<long long> all(world_rank() == 0 ? total : 0);
-  MPI_Gatherv(local.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, 0,
-              MPI_COMM_WORLD);
-  std::sort(all.begin(), all.end());
-  return all;
-}
-
-/// Every process holds ceil(T/P) or one less, and exactly kP - T hold one less.
-inline void expect_balanced(long long count) {
-  const int size = world_size();
-  std::vector<long long> all(size);
-  MPI_Allgather(&count, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
-  long long total = 0;
-  for (const long long c : all) total += c;
-  const long long k = (total + size - 1) / size;
+  const bool root = world_rank() == 0;
+  std::vector<long long> all(root ? total : 0);
+  MPI_Gatherv(local.data(), static_cast<int>(local.size()), MPI_LONG_LONG, all.data(), counts.data(),
+              displs.data(), MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (!root) return;
+  std::vector<long long> ids_before, ids_after;
+  for (int r = 0; r < size; ++r) {
+    const auto* first = all.data() + displs[r];
+    ids_before.insert(ids_before.end(), first, first + sizes[2 * r]);
+    ids_after.insert(ids_after.end(), first + sizes[2 * r], first + counts[r]);
+  }
+  std::sort(ids_before.begin(), ids_before.end());
+  std::sort(ids_after.begin(), ids_after.end());
+  EXPECT_EQ(ids_after, ids_before);
+  const long long tasks = static_cast<long long>(ids_after.size());
+  const long long k = (tasks + size - 1) / size;
   long long below = 0;
-  for (const long long c : all) {
-    EXPECT_TRUE(c == k || c == k - 1) << "a process holds " << c << " tasks, k = " << k;
+  for (int r = 0; r < size; ++r) {
+    const long long c = sizes[2 * r + 1];
+    EXPECT_TRUE(c == k || c == k - 1) << "rank " << r << " holds " << c << " tasks, k = " << k;
     below += c == k - 1;
   }
-  EXPECT_EQ(below, k * size - total);
+  EXPECT_EQ(below, k * size - tasks);
 }
 
 }  // namespace rankmap::balance::testing
