@@ -88,6 +88,19 @@ TEST(AliasFlow, OneFullBinFillsAllOthers) {
   expect_alias_guarantees(counts, f);
 }
 
+// T = 3001, P = 4, k = 751: the three phantoms go to 0 and both 1000s, counts far from the
+// smallest one (the flow then selects them without its histogram). With phantoms the bins
+// hold 1, 1001, 1001, 1001: bin 1 fills bin 0 (750) and drops to 251, bin 2 fills bin 1 (500)
+// and drops to 501, bin 3 fills bin 2 (250). Afterwards 750, 750, 750, 751.
+TEST(AliasFlow, PhantomsAmongCountsFarFromTheSmallest) {
+  const std::vector<long long> counts{0, 1000, 1000, 1001};
+  const AliasFlow f = alias_flow(counts);
+  EXPECT_EQ(f.target, 751);
+  EXPECT_EQ(senders(f), (std::vector<int>{1, 2, 3, -1}));
+  EXPECT_EQ(amounts(f), (std::vector<long long>{750, 500, 250, 0}));
+  expect_alias_guarantees(counts, f);
+}
+
 TEST(AliasFlow, BalancedAndTrivialInputsMoveNothing) {
   for (const std::vector<long long>& counts :
        {std::vector<long long>{}, {0}, {7}, {0, 0, 0}, {4, 4, 4, 4}, {3, 3, 2, 3}, {1, 0, 1, 0, 0}}) {
@@ -162,7 +175,7 @@ TEST(AliasFlow, LeastMaxReceivedMatchesBruteForce) {
 }
 
 // A load vector family for the random tests.
-enum class Shape { uniform, branching, one_heavy, two_level, sparse, near_balanced };
+enum class Shape { uniform, branching, one_heavy, two_level, sparse, near_balanced, wide };
 
 std::vector<long long> random_counts(Shape shape, int p, std::mt19937_64& rng) {
   std::vector<long long> c(p, 0);
@@ -188,6 +201,9 @@ std::vector<long long> random_counts(Shape shape, int p, std::mt19937_64& rng) {
     case Shape::near_balanced:
       for (auto& x : c) x = 20 + small(rng) % 3;
       break;
+    case Shape::wide:
+      for (auto& x : c) x = std::uniform_int_distribution<long long>(0, 1'000'000'000)(rng);
+      break;
   }
   return c;
 }
@@ -195,7 +211,7 @@ std::vector<long long> random_counts(Shape shape, int p, std::mt19937_64& rng) {
 TEST(AliasFlow, GuaranteesHoldOnRandomLoadVectors) {
   std::mt19937_64 rng(20240611);
   for (const Shape shape : {Shape::uniform, Shape::branching, Shape::one_heavy, Shape::two_level, Shape::sparse,
-                            Shape::near_balanced}) {
+                            Shape::near_balanced, Shape::wide}) {
     for (int trial = 0; trial < 300; ++trial) {
       const int p = std::uniform_int_distribution<int>(1, trial < 250 ? 40 : 3000)(rng);
       const std::vector<long long> counts = random_counts(shape, p, rng);
