@@ -25,8 +25,10 @@ std::vector<int> block_parts(TaskId n, std::span<const int> sizes) {
   return part;
 }
 
-/// METIS k-way with target part weights proportional to the group sizes. Edge weights are
-/// scaled to integers small enough that METIS's cut sums cannot overflow idx_t.
+/// METIS recursive bisection with target part weights proportional to the group sizes. With one
+/// part per node there are few tasks per part, which leaves k-way METIS little to coarsen: recursive
+/// bisection was 4-5x faster on 16,384 tasks in 512 parts, with a smaller cut on a shuffled stencil.
+/// Edge weights are scaled to integers small enough that METIS's cut sums cannot overflow idx_t.
 std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> sizes, std::uint64_t seed) {
   idx_t n = sym.num_tasks();
   idx_t parts = static_cast<idx_t>(sizes.size());
@@ -55,7 +57,7 @@ std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> s
   idx_t constraints = 1, cut = 0;
   real_t imbalance = 1.03f;
   std::vector<idx_t> result(static_cast<std::size_t>(n), 0);
-  const int status = METIS_PartGraphKway(&n, &constraints, xadj.data(), adjncy.empty() ? nullptr : adjncy.data(),
+  const int status = METIS_PartGraphRecursive(&n, &constraints, xadj.data(), adjncy.empty() ? nullptr : adjncy.data(),
                                          nullptr, nullptr, adjwgt.empty() ? nullptr : adjwgt.data(), &parts,
                                          target.data(), &imbalance, options, &cut, result.data());
   if (status != METIS_OK) return block_parts(n, sizes);

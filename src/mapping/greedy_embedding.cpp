@@ -74,11 +74,12 @@ class GreedyRun {
   std::vector<int> anchor_index_;  ///< per node: its entry in anchors_, or -1
   std::vector<int> touched_;
   std::vector<Anchor> anchors_;
+  AnchorCost cost_;
   std::vector<std::pair<double, TaskId>> by_weight_;
 };
 
 GreedyRun::GreedyRun(const GreedyPlacer& placer)
-    : placer_(placer), graph_(*placer.problem_.graph), grid_(placer.alloc_.grid()) {
+    : placer_(placer), graph_(*placer.problem_.graph), grid_(placer.alloc_.grid()), cost_(grid_) {
   const TaskId n = graph_.num_tasks();
   const int nodes = placer.alloc_.num_nodes();
   node_of_item_.assign(static_cast<std::size_t>(n), -1);
@@ -175,22 +176,20 @@ void GreedyRun::gather_anchors(TaskId item) {
 }
 
 int GreedyRun::search(TaskId item) {
-  const topology::Coords center = weighted_center(grid_, anchors_);
-  double total = 0;
-  for (const Anchor& a : anchors_) total += a.weight;
-  const double center_cost = weighted_hops(grid_, center, anchors_);
+  cost_.reset(anchors_);
+  const topology::Coords center = cost_.center();
   RingWalker walker(grid_, center);
   const std::size_t visit_limit = 2 * open_.size() + 64;
   std::size_t visited = 0;
   double best = std::numeric_limits<double>::infinity();
   int best_node = -1;
   for (int r = 0; r <= grid_.diameter(); ++r) {
-    if (best_node >= 0 && total * r - center_cost >= best) break;
+    if (best_node >= 0 && cost_.total_weight() * r - cost_.center_cost() >= best) break;
     const bool finished = walker.walk(r, [&](NodeId g, const topology::Coords& c) {
       if (++visited > visit_limit) return false;
       const int node = placer_.lookup_(g);
       if (node < 0 || !fits(node, item)) return true;
-      const double cost = weighted_hops(grid_, c, anchors_);
+      const double cost = cost_(c);
       if (cost < best) best = cost, best_node = node;
       return true;
     });
@@ -204,9 +203,10 @@ int GreedyRun::scan_open(TaskId item, const topology::Coords& center) {
   int best_hops = 0, best_node = -1;
   for (int node : open_) {
     if (!fits(node, item)) continue;
-    const double cost = weighted_hops(grid_, placer_.coords_[node], anchors_);
+    const double cost = cost_(placer_.coords_[node]);
+    if (cost > best) continue;
     const int h = hops_between(grid_, placer_.coords_[node], center);
-    if (cost < best || (cost == best && (h < best_hops || (h == best_hops && node < best_node))))
+    if (cost < best || h < best_hops || (h == best_hops && node < best_node))
       best = cost, best_hops = h, best_node = node;
   }
   if (best_node < 0) throw std::logic_error("greedy placement: no node left for an item");

@@ -17,15 +17,50 @@ struct Anchor {
   double weight;
 };
 
-/// Hop distance between two coordinate vectors of `grid`.
-int hops_between(const topology::Grid& grid, const topology::Coords& a, const topology::Coords& b);
-/// sum of weight * hops from `x` to every anchor.
-double weighted_hops(const topology::Grid& grid, const topology::Coords& x, std::span<const Anchor> anchors);
+/// Distance between coordinates a and b along dimension d (both in range, so no modulo).
+inline int axis_distance(const topology::Grid& grid, int d, int a, int b) {
+  const int delta = a > b ? a - b : b - a;
+  return grid.is_torus(d) ? std::min(delta, grid.extent(d) - delta) : delta;
+}
 
-/// A point minimising weighted_hops over the whole grid. Hop distance is a sum over dimensions
-/// and on a line or a ring a weighted sum of distances is minimal at one of the points, so each
-/// coordinate is chosen among the anchors' (the heaviest 32 anchors, to bound the cost).
-topology::Coords weighted_center(const topology::Grid& grid, std::span<const Anchor> anchors);
+/// Hop distance between two coordinate vectors of `grid`.
+inline int hops_between(const topology::Grid& grid, const topology::Coords& a, const topology::Coords& b) {
+  int h = 0;
+  for (int d = 0; d < grid.ndims(); ++d) h += axis_distance(grid, d, a[d], b[d]);
+  return h;
+}
+
+/// sum of weight * hops from a point to a set of anchors, and a point where it is least.
+///
+/// Hop distance is a sum over dimensions, so the cost is too. When the extents are small compared
+/// with the anchors, each dimension gets a table of its cost at every coordinate (prefix sums over
+/// the anchors' histogram, O(extent)), a point costs one lookup per dimension, and the centre is
+/// exact. Otherwise each point is summed over the anchors, and the centre takes each coordinate
+/// from the heaviest 32 anchors' (on a line or a ring a weighted sum of distances is least at one
+/// of the points).
+class AnchorCost {
+ public:
+  explicit AnchorCost(const topology::Grid& grid) : grid_(grid) {}
+  /// Starts over with these anchors, which must stay alive until the next reset.
+  void reset(std::span<const Anchor> anchors);
+  double operator()(const topology::Coords& x) const;
+  const topology::Coords& center() const noexcept { return center_; }
+  double center_cost() const noexcept { return center_cost_; }
+  double total_weight() const noexcept { return total_weight_; }
+
+ private:
+  void reset_tables();
+  void reset_direct();
+
+  const topology::Grid& grid_;
+  std::span<const Anchor> anchors_;
+  bool tabled_ = false;
+  std::vector<std::vector<double>> table_;  ///< per dimension, cost at each coordinate
+  std::vector<double> histogram_, count_, sum_;
+  topology::Coords center_{};
+  double center_cost_ = 0;
+  double total_weight_ = 0;
+};
 
 /// For every allocated node (dense index), the sum of its hop distances to all allocated nodes.
 /// Per dimension the sums are prefix sums over a histogram: O(nodes * dims + sum of extents).

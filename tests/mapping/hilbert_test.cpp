@@ -78,7 +78,7 @@ TEST(Hilbert, NonPowerOfTwoSidesGiveAnOrderOfEveryNode) {
     EXPECT_TRUE(is_order_of_all_nodes(a, hilbert_node_order(a)));
   }
   // 3x3 sits in the 4x4 curve, which runs (0,0) (1,0) (1,1) (0,1) (0,2) [(0,3) (1,3)] (1,2) (2,2)
-  // [(2,3) (3,3) (3,2)] (2,1) ...: skipping the bracketed points outside the box, (0,2) -> (1,2) and
+  // [(2,3) (3,3) (3,2) (3,1)] (2,1) (2,0) [(3,0)]: skipping the points outside the box, (0,2) -> (1,2) and
   // (2,2) -> (2,1) are still one hop, and so is every other step.
   const Allocation a = Allocation::full(Grid::parse("mesh:3x3"), 1);
   std::vector<NodeId> got;

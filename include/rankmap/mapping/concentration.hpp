@@ -14,7 +14,7 @@ namespace rankmap::mapping {
 /// How the tasks were grouped.
 enum class ConcentrationMethod {
   tiling,  ///< the graph is a stencil on a task grid: groups are tiles of it
-  metis,   ///< METIS k-way partitioning, then moved to exact group sizes
+  metis,   ///< METIS recursive bisection, then moved to exact group sizes
 };
 
 /// Tasks grouped into one group per allocated node.
@@ -45,7 +45,7 @@ std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const dou
 
 /// Groups the tasks of `graph` (graph.num_tasks() == alloc.num_slots()) into one group per node.
 /// Tiling is used when every node has the same slot count and the graph is a stencil whose grid
-/// admits a tile of that size; METIS k-way (seeded) otherwise, followed by greedy moves of the
+/// admits a tile of that size; METIS recursive bisection (seeded) otherwise, followed by greedy moves of the
 /// least connected tasks until every group has exactly its node's size.
 Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed);
 
