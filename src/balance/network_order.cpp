@@ -1,5 +1,6 @@
-// The topology-aware alias flow: bins (slots) taken node by node along the network, and what a migration costs on it.
+// The topology-aware alias flow: bins (slots) taken in the Hilbert order of their nodes, and what a migration costs on the network.
 #include <rankmap/balance/network_order.hpp>
+#include <rankmap/mapping/hilbert.hpp>
 #include <rankmap/types.hpp>
 
 #include <cstddef>
@@ -7,23 +8,11 @@
 
 namespace rankmap::balance {
 
-std::vector<int> bin_order_by_nodes(const topology::Allocation& alloc, std::span<const int> node_order) {
-  const auto nodes = static_cast<std::size_t>(alloc.num_nodes());
-  if (node_order.size() != nodes)
-    throw InputError("bin order: the node order has " + std::to_string(node_order.size()) + " entries for " +
-                     std::to_string(nodes) + " nodes");
-  std::vector<char> seen(nodes, 0);
-  std::vector<int> order;
-  order.reserve(static_cast<std::size_t>(alloc.num_slots()));
-  for (std::size_t p = 0; p < nodes; ++p) {
-    const int node = node_order[p];
-    if (node < 0 || static_cast<std::size_t>(node) >= nodes || seen[node])
-      throw InputError("bin order: the node order is not a permutation of the nodes: node_order[" +
-                       std::to_string(p) + "] = " + std::to_string(node));
-    seen[node] = 1;
-    for (const SlotId s : alloc.slots_of_node(node)) order.push_back(s);
-  }
-  return order;
+AliasFlow alias_flow_hilbert(std::span<const long long> counts, const topology::Allocation& alloc) {
+  if (counts.size() != static_cast<std::size_t>(alloc.num_slots()))
+    throw InputError("alias flow: " + std::to_string(counts.size()) + " counts for an allocation of " +
+                     std::to_string(alloc.num_slots()) + " slots");
+  return alias_flow(counts, mapping::hilbert_slot_order(alloc));
 }
 
 double migration_hop_bytes(const AliasFlow& flow, const topology::Allocation& alloc, double task_bytes) {
