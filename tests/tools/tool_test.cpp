@@ -192,30 +192,40 @@ TEST_F(Tool, EvalReadsMetis) {
   EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 2);
 }
 
+struct ErrorCase {
+  const char* args;
+  int exit_code;  // 2: bad command line, 1: bad input
+  const char* message;
+};
+
+constexpr ErrorCase kErrorCases[] = {
+    {"", 2, "A subcommand is required"},
+    {"frobnicate", 2, "unknown subcommand 'frobnicate'; expected one of: gen, eval"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn 1 --bogus", 2, "--bogus"},
+    {"eval --topology torus:4 --ppn 1", 2, "--graph is required"},
+    {"eval --graph ring.mtx --topology torus:4 --alloc-file x --ppn 1", 2, "excludes"},
+    {"eval --graph ring.mtx --ppn 1", 1, "give exactly one of --topology and --alloc-file"},
+    {"eval --graph ring.mtx --topology torus:4", 1, "--ppn must be at least 1"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn x", 2, "--ppn"},
+    {"eval --graph ring.mtx --topology torus:3 --ppn 1", 1,
+     "ring.mtx: the graph has 4 tasks but the allocation (torus:3 with ppn 1) has only 3 slots"},
+    {"eval --graph ring.mtx --topology cube:4 --ppn 1", 1, "cube:4"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn 1 --routing zigzag", 1, "zigzag"},
+    {"eval --graph missing.mtx --topology torus:4 --ppn 1", 1, "cannot open 'missing.mtx'"},
+    {"eval --graph ring.mtx --alloc-file missing.coords --ppn 1", 1, "missing.coords"},
+    {"eval --graph bad.mtx --topology torus:4 --ppn 1", 1, "bad.mtx:3: column 5 is outside 1..4"},
+    {"gen nas-bt --ranks 8 -o x.mtx", 1, "pattern nas-bt: the multi-partition scheme needs a square number"},
+    {"gen nosuch --ranks 8 -o x.mtx", 1, "unknown pattern 'nosuch'"},
+    {"gen ring --ranks 4 --dims 2x2 -o x.mtx", 2, "excludes"},
+    {"gen stencil2d --dims 4xq -o x.mtx", 1, "--dims: '4xq' is not a list of positive extents"},
+    {"gen ring --ranks 4", 2, "--output is required"},
+    {"gen ring --ranks 4 -o /nonexistent/dir/x.mtx", 1, "cannot write '/nonexistent/dir/x.mtx'"},
+};
+
 TEST_F(Tool, ErrorsAreOneLineWithExitCodes) {
   ASSERT_EQ(rankmap("gen ring --ranks 4 -o ring.mtx").exit_code, 0);
-  expect_error("", 2, "A subcommand is required");
-  expect_error("frobnicate", 2, "frobnicate");
-  expect_error("eval --graph ring.mtx --topology torus:4 --ppn 1 --bogus", 2, "--bogus");
-  expect_error("eval --topology torus:4 --ppn 1", 2, "--graph is required");
-  expect_error("eval --graph ring.mtx --topology torus:4 --alloc-file x --ppn 1", 2, "excludes");
-  expect_error("eval --graph ring.mtx --ppn 1", 1, "give exactly one of --topology and --alloc-file");
-  expect_error("eval --graph ring.mtx --topology torus:4", 1, "--ppn must be at least 1");
-  expect_error("eval --graph ring.mtx --topology torus:4 --ppn x", 2, "--ppn");
-  expect_error("eval --graph ring.mtx --topology torus:3 --ppn 1", 1,
-               "ring.mtx: the graph has 4 tasks but the allocation (torus:3 with ppn 1) has only 3 slots");
-  expect_error("eval --graph ring.mtx --topology cube:4 --ppn 1", 1, "cube:4");
-  expect_error("eval --graph ring.mtx --topology torus:4 --ppn 1 --routing zigzag", 1, "zigzag");
-  expect_error("eval --graph missing.mtx --topology torus:4 --ppn 1", 1, "cannot open 'missing.mtx'");
-  expect_error("eval --graph ring.mtx --alloc-file missing.coords --ppn 1", 1, "missing.coords");
   write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 5 1\n");
-  expect_error("eval --graph bad.mtx --topology torus:4 --ppn 1", 1, "bad.mtx:3: column 5 is outside 1..4");
-  expect_error("gen nas-bt --ranks 8 -o x.mtx", 1, "pattern nas-bt: the multi-partition scheme needs a square number");
-  expect_error("gen nosuch --ranks 8 -o x.mtx", 1, "unknown pattern 'nosuch'");
-  expect_error("gen ring --ranks 4 --dims 2x2 -o x.mtx", 2, "excludes");
-  expect_error("gen stencil2d --dims 4xq -o x.mtx", 1, "--dims: '4xq' is not a list of positive extents");
-  expect_error("gen ring --ranks 4", 2, "--output is required");
-  expect_error("gen ring --ranks 4 -o /nonexistent/dir/x.mtx", 1, "cannot write '/nonexistent/dir/x.mtx'");
+  for (const ErrorCase& c : kErrorCases) expect_error(c.args, c.exit_code, c.message);
 }
 
 }  // namespace
