@@ -35,7 +35,8 @@ void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) 
                                       "the whole machine as the allocation, e.g. torus:4x4x4x4x2, mesh:8x8x16 or "
                                       "grid:4x4x2:torus=110; slots in row-major node order");
   auto* alloc = command.add_option("--alloc-file", options.alloc_file,
-                                   "coordinate file listing the allocated nodes in slot order (DESIGN.md §8)");
+                                   "coordinate file: a `grid ...` line, then one `node HOST C0 C1 ... [slots=N]` line per "
+                                   "allocated node, in slot order");
   topology->excludes(alloc);
   command.add_option("--ppn", options.ppn,
                      "processes per node (with --alloc-file: for node lines without slots=N)");
