@@ -1,7 +1,9 @@
 // The choice between tiling and METIS, and the split of a block's tasks among its children.
 #include "clustering.hpp"
 
-#include "metis_partition.hpp"
+#include "subgraph.hpp"
+
+#include <rankmap/mapping/concentration.hpp>
 
 #include <algorithm>
 #include <map>
@@ -20,9 +22,9 @@ std::string shape_text(const std::vector<int>& shape) {
 }
 
 double metis_node_cut(const graph::CommGraph& graph, const BlockTree& tree, std::uint64_t seed) {
-  std::vector<std::int64_t> sizes;
-  for (int leaf : tree.leaves()) sizes.push_back(tree.block(leaf).slots);
-  return cut_weight(graph, partition_exact(graph, sizes, seed));
+  std::vector<int> sizes;
+  for (int leaf : tree.leaves()) sizes.push_back(static_cast<int>(tree.block(leaf).slots));
+  return cut_weight(graph, mapping::partition_exact(graph, sizes, seed));
 }
 
 }  // namespace
@@ -84,10 +86,10 @@ std::vector<std::vector<TaskId>> Clustering::split(const graph::CommGraph& graph
     for (auto& [cluster, members] : by_cluster) parts.push_back(std::move(members));
     return parts;
   }
-  std::vector<std::int64_t> sizes;
+  std::vector<int> sizes;
   for (int child : b.child_of_vertex)
-    if (child >= 0) sizes.push_back(tree.block(child).slots);
-  const std::vector<int> part = partition_exact(induced_subgraph(graph, tasks), sizes, seed_ + block);
+    if (child >= 0) sizes.push_back(static_cast<int>(tree.block(child).slots));
+  const std::vector<int> part = mapping::partition_exact(induced_subgraph(graph, tasks), sizes, seed_ + block);
   parts.resize(sizes.size());
   for (std::size_t i = 0; i < tasks.size(); ++i) parts[part[i]].push_back(tasks[i]);
   return parts;

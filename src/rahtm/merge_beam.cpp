@@ -233,6 +233,15 @@ void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>
     sc.clear();
   });
   std::sort(candidates.begin(), candidates.end(), ranks_before);
+  std::vector<int> open;  // placed children (this one included) with flows to children not placed yet
+  for (int c = 0; c < static_cast<int>(children_.size()); ++c)
+    if (c == child || states_[0].orientation[c] >= 0)
+      for (const MergeFlow& f : flows_)
+        if ((f.src_child == c && f.dst_child != child && states_[0].orientation[f.dst_child] < 0 && f.dst_child != c) ||
+            (f.dst_child == c && f.src_child != child && states_[0].orientation[f.src_child] < 0 && f.src_child != c)) {
+          open.push_back(c);
+          break;
+        }
   // Loads of every kept state are full channel vectors; keep them within ~256 MiB in all.
   const std::size_t beam =
       std::max<std::size_t>(1, std::min<std::size_t>(options_.beam, (std::size_t{1} << 28) / (channels_ * 8)));
@@ -245,7 +254,11 @@ void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>
     accumulate(parent, child, cand.orientation, inter, sc);
     std::uint64_t hash = parent.hash;
     for (ChannelId c : sc.touched) hash += mix(c, parent.loads[c] + sc.delta[c]) - mix(c, parent.loads[c]);
-    if (kept.insert(hash).second) {
+    // Equal loads are the same partial solution only if the children with flows still to route
+    // sit the same way.
+    std::uint64_t key = hash;
+    for (int c : open) key = mix(c + 1, static_cast<double>(c == child ? cand.orientation : parent.orientation[c]) + 1) ^ (key * 0x100000001b3ULL);
+    if (kept.insert(key).second) {
       State st = parent;
       st.orientation[child] = cand.orientation;
       for (ChannelId c : sc.touched) st.loads[c] += sc.delta[c];

@@ -1,6 +1,8 @@
 // Tile-shape search over task grids, level by level, and task-grid inference by factorisation.
 #include "tiling.hpp"
 
+#include "subgraph.hpp"
+
 #include <algorithm>
 #include <functional>
 
@@ -49,28 +51,6 @@ std::vector<int> clusters_of(const std::vector<int>& grid, const std::vector<int
   return cluster;
 }
 
-double cut_of(const graph::CommGraph& g, const std::vector<int>& cluster) {
-  double cut = 0;
-  for (TaskId t = 0; t < g.num_tasks(); ++t) {
-    const auto targets = g.out_neighbors(t);
-    const auto weights = g.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      if (cluster[t] != cluster[targets[k]]) cut += weights[k];
-  }
-  return cut;
-}
-
-graph::CommGraph contract(const graph::CommGraph& g, const std::vector<int>& cluster, int clusters) {
-  std::vector<graph::Edge> edges;
-  for (TaskId t = 0; t < g.num_tasks(); ++t) {
-    const auto targets = g.out_neighbors(t);
-    const auto weights = g.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      if (cluster[t] != cluster[targets[k]]) edges.push_back({cluster[t], cluster[targets[k]], weights[k]});
-  }
-  return graph::CommGraph::from_edges(clusters, std::move(edges));
-}
-
 bool less_cut(double a, double b) { return a < b - 1e-9 * std::max(1.0, b); }
 
 /// Lexicographic comparison of per-level cuts, bottom level first.
@@ -96,7 +76,7 @@ std::optional<Tiling> tile_levels(const graph::CommGraph& graph, std::span<const
     double best_cut = 0;
     for (const std::vector<int>& tile : tile_shapes(grid, size)) {
       std::vector<int> cluster = clusters_of(grid, tile);
-      const double cut = cut_of(current, cluster);
+      const double cut = cut_weight(current, cluster);
       if (best_tile.empty() || less_cut(cut, best_cut)) best_tile = tile, best_clusters = std::move(cluster), best_cut = cut;
     }
     if (best_tile.empty()) return std::nullopt;

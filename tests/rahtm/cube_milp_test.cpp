@@ -71,8 +71,8 @@ TEST_P(CubeMilpBruteForce, ProvesTheOptimumOfRandomGraphs) {
 
 INSTANTIATE_TEST_SUITE_P(Cubes, CubeMilpBruteForce,
                          ::testing::Values(Instance{2, false, 4, 0.7}, Instance{2, true, 4, 0.7},
-                                           Instance{3, false, 8, 0.4}, Instance{3, true, 6, 0.6},
-                                           Instance{4, false, 6, 0.5}, Instance{4, true, 5, 0.6}),
+                                           Instance{3, false, 5, 0.6}, Instance{3, true, 5, 0.6},
+                                           Instance{4, false, 4, 0.7}, Instance{4, true, 4, 0.7}),
                          [](const auto& info) {
                            return std::string(info.param.torus ? "torus" : "mesh") + std::to_string(info.param.dims) +
                                   "d_active" + std::to_string(info.param.active);
