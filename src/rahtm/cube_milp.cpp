@@ -328,6 +328,23 @@ void run_cbc(const CubeMilpModel& model_data, const std::vector<double>& start, 
 
 }  // namespace
 
+std::int64_t cube_milp_columns(const CubeProblem& problem) {
+  const std::vector<int> active = active_clusters(problem);
+  auto vertices_for = [&](int a) {
+    std::int64_t n = 0;
+    for (int v = 0; v < problem.num_vertices(); ++v) n += problem.compatible(a, v);
+    return n;
+  };
+  std::int64_t columns = 1;
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    columns += vertices_for(active[i]);
+    for (std::size_t j = i + 1; j < active.size(); ++j)
+      if (problem.weight(active[i], active[j]) > 0 || problem.weight(active[j], active[i]) > 0)
+        columns += vertices_for(active[i]) * vertices_for(active[j]);
+  }
+  return columns;
+}
+
 CubePlacement solve_cube_milp(const CubeProblem& problem, std::span<const int> incumbent,
                               const CubeMilpOptions& options) {
   check_cube_problem(problem);

@@ -12,8 +12,12 @@ struct CubeMilpOptions {
   /// result independent of the machine's speed and load.
   int max_nodes = 20000;
   /// A safety net only: when it stops a search the result can depend on timing.
-  double max_seconds = 300;
+  double max_seconds = 30;
 };
+
+/// Columns of the MILP of a problem: x for every (cluster with traffic, vertex of its size), z for
+/// every pair of clusters with traffic and every ordered pair of distinct vertices, and L.
+std::int64_t cube_milp_columns(const CubeProblem& problem);
 
 /// Minimises the MCL of a cube problem exactly:
 ///   - x[a][v] binary: cluster a on vertex v; every cluster on one vertex, every vertex at most one cluster;

@@ -64,7 +64,8 @@ CubeProblem reorder_clusters(const CubeProblem& p, const std::vector<int>& order
 CubePlacement CubeSolver::solve_one(const CubeProblem& canonical) const {
   const std::vector<int> start = ordered_placement(canonical);
   CubePlacement best = search_cube(canonical, start, options_.search);
-  if (options_.use_milp && canonical.dims > 0) best = solve_cube_milp(canonical, best.vertex_of, options_.milp);
+  if (options_.use_milp && canonical.dims > 0 && cube_milp_columns(canonical) <= options_.max_milp_columns)
+    best = solve_cube_milp(canonical, best.vertex_of, options_.milp);
   return best;
 }
 
@@ -91,6 +92,8 @@ std::vector<CubePlacement> CubeSolver::solve_all(const std::vector<CubeProblem>&
       });
   for (std::size_t j = 0; j < to_solve.size(); ++j) {
     stats_.proven += solved[j].proven_optimal;
+    const CubeProblem& p = problems[to_solve[j]];
+    stats_.too_large += options_.use_milp && p.dims > 0 && cube_milp_columns(p) > options_.max_milp_columns;
     cache_.emplace(forms[to_solve[j]].key, std::move(solved[j]));
   }
   stats_.problems += static_cast<int>(problems.size());

@@ -27,6 +27,9 @@ struct CubeSolverOptions {
   CubeSearchOptions search;
   CubeMilpOptions milp;
   bool use_milp = true;
+  /// Problems whose MILP would have more columns keep the local search's answer: CBC would not
+  /// finish their root LP in reasonable time, let alone prove anything.
+  std::int64_t max_milp_columns = 20000;
   int threads = 1;
 };
 
@@ -34,6 +37,7 @@ struct CubeSolverStats {
   int problems = 0;  ///< problems asked for
   int solved = 0;    ///< distinct problems solved (the rest came from the cache)
   int proven = 0;    ///< of those, proven optimal by CBC
+  int too_large = 0; ///< of those, too large for the MILP (local search only)
 };
 
 class CubeSolver {

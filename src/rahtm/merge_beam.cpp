@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -162,15 +164,19 @@ class BeamSearch {
     for (int w = 0; w < std::max(1, options.threads); ++w) scratch_.emplace_back(channels_);
   }
 
-  /// Adds a flow's loads, its children in the given orientations.
-  void add_flow(const MergeFlow& f, int src_orientation, int dst_orientation, Scratch& sc) const {
+  /// The route of a flow (loads per byte) with its children in the given orientations.
+  std::span<const Load> route_of(const MergeFlow& f, int src_orientation, int dst_orientation, Scratch& sc) const {
     const MergeChild& s = children_[f.src_child];
     const MergeChild& d = children_[f.dst_child];
     const int src_cell = s.cell_image[src_orientation][f.src_cell];
     const int dst_cell = d.cell_image[dst_orientation][f.dst_cell];
     const auto tabled = tables_.get(f.src_child, src_cell, f.dst_child, dst_cell);
-    const auto route = tabled ? *tabled : sc.routes.get(routing_, s.node_of_cell[src_cell], d.node_of_cell[dst_cell]);
-    for (const Load& l : route) sc.add(l.channel, f.bytes * l.value);
+    return tabled ? *tabled : sc.routes.get(routing_, s.node_of_cell[src_cell], d.node_of_cell[dst_cell]);
+  }
+
+  /// Adds a flow's loads, its children in the given orientations.
+  void add_flow(const MergeFlow& f, int src_orientation, int dst_orientation, Scratch& sc) const {
+    for (const Load& l : route_of(f, src_orientation, dst_orientation, sc)) sc.add(l.channel, f.bytes * l.value);
   }
 
   /// The score of base + scratch (base empty: zero loads).
@@ -189,12 +195,35 @@ class BeamSearch {
 
  private:
   void step(int child, const std::vector<std::vector<const MergeFlow*>>& owned);
-  void accumulate(const State& st, int child, int g, const std::vector<const MergeFlow*>& inter, Scratch& sc) const {
-    for (const Load& l : intra_[g]) sc.add(l.channel, l.value);
-    for (const MergeFlow* f : inter)
-      add_flow(*f, f->src_child == child ? g : st.orientation[f->src_child],
-               f->dst_child == child ? g : st.orientation[f->dst_child], sc);
+  /// Adds the child's loads in orientation g on top of partial solution st. Stops and returns
+  /// false as soon as one channel would exceed `bound`: that candidate cannot be kept.
+  bool accumulate(const State& st, int child, int g, Scratch& sc, double bound) const {
+    auto over = [&](ChannelId c) { return st.loads[c] + sc.delta[c] > bound; };
+    for (const Load& l : intra_[g]) {
+      sc.add(l.channel, l.value);
+      if (over(l.channel)) return false;
+    }
+    for (const MergeFlow* f : inter_)
+      for (const Load& l : route_of(*f, f->src_child == child ? g : st.orientation[f->src_child],
+                                    f->dst_child == child ? g : st.orientation[f->dst_child], sc)) {
+        sc.add(l.channel, f->bytes * l.value);
+        if (over(l.channel)) return false;
+      }
+    return true;
   }
+
+  /// What identifies a partial solution: its loads (a sum of per-channel hashes, `hash`), and the
+  /// orientation of every child that still has flows to route.
+  std::uint64_t key_of(const State& parent, int child, int g, const Scratch& sc, std::uint64_t& hash) const {
+    hash = parent.hash;
+    for (ChannelId c : sc.touched) hash += mix(c, parent.loads[c] + sc.delta[c]) - mix(c, parent.loads[c]);
+    std::uint64_t key = hash;
+    for (int c : open_) key = mix(c + 1, (c == child ? g : parent.orientation[c]) + 1.0) ^ (key * 0x100000001b3ULL);
+    return key;
+  }
+
+  void prepare_step(int child, const std::vector<std::vector<const MergeFlow*>>& owned);
+  std::vector<Candidate> score_candidates(int child, std::size_t beam);
 
   const std::vector<MergeChild>& children_;
   const std::vector<MergeFlow>& flows_;
@@ -204,61 +233,96 @@ class BeamSearch {
   RouteTables tables_;
   std::vector<Scratch> scratch_;
   std::vector<State> states_;
-  std::vector<std::vector<Load>> intra_;  // the current child's internal loads, per orientation
+  // The step in progress:
+  std::vector<int> tried_;                // orientations of the child to try
+  std::vector<std::vector<Load>> intra_;  // its internal loads, per orientation
+  std::vector<const MergeFlow*> inter_;   // its flows to placed children, heaviest first
+  std::vector<int> open_;                 // placed children (it included) with flows to unplaced ones
 };
 
-void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>>& owned) {
-  std::vector<const MergeFlow*> internal, inter;
-  for (const MergeFlow* f : owned[child]) (f->src_child == f->dst_child ? internal : inter).push_back(f);
+void BeamSearch::prepare_step(int child, const std::vector<std::vector<const MergeFlow*>>& owned) {
+  std::vector<const MergeFlow*> internal;
+  inter_.clear();
+  for (const MergeFlow* f : owned[child]) (f->src_child == f->dst_child ? internal : inter_).push_back(f);
+  std::stable_sort(inter_.begin(), inter_.end(), [](const MergeFlow* a, const MergeFlow* b) { return a->bytes > b->bytes; });
+  const std::vector<int>& placed = states_[0].orientation;
+  const bool leading = std::count(placed.begin(), placed.end(), -1) == static_cast<std::ptrdiff_t>(placed.size());
   const int choices = static_cast<int>(children_[child].cell_image.size());
-  const bool leading = states_.size() == 1 && std::count(states_[0].orientation.begin(), states_[0].orientation.end(), -1) ==
-                                                 static_cast<std::ptrdiff_t>(children_.size());
-  std::vector<int> tried;
+  tried_.clear();
   for (int g = 0; g < choices; ++g)
-    if (!leading || children_[child].lead_choices.empty() || children_[child].lead_choices[g]) tried.push_back(g);
+    if (!leading || children_[child].lead_choices.empty() || children_[child].lead_choices[g]) tried_.push_back(g);
   intra_.assign(choices, {});
-  parallel_for(tried.size(), options_.threads, [&](std::size_t j, int worker) {
-    const int g = tried[j];
+  parallel_for(tried_.size(), options_.threads, [&](std::size_t j, int worker) {
+    const int g = tried_[j];
     Scratch& sc = scratch_[worker];
     for (const MergeFlow* f : internal) add_flow(*f, g, g, sc);
     for (ChannelId c : sc.touched) intra_[g].push_back({c, sc.delta[c]});
     sc.clear();
   });
-  std::vector<Candidate> candidates(states_.size() * tried.size());
-  parallel_for(candidates.size(), options_.threads, [&](std::size_t k, int worker) {
-    const int s = static_cast<int>(k / tried.size()), g = tried[k % tried.size()];
+  open_.clear();
+  auto pending = [&](int other) { return other != child && placed[other] < 0; };
+  for (int c = 0; c < static_cast<int>(children_.size()); ++c) {
+    if (c != child && placed[c] < 0) continue;
+    for (const MergeFlow& f : flows_)
+      if ((f.src_child == c && f.dst_child != c && pending(f.dst_child)) ||
+          (f.dst_child == c && f.src_child != c && pending(f.src_child))) {
+        open_.push_back(c);
+        break;
+      }
+  }
+}
+
+// Every candidate is scored, except that once `beam` distinct candidates of the best partial
+// solution are known, any other candidate is dropped as soon as a channel exceeds the largest
+// of their MCLs: at least `beam` distinct candidates rank before it. Dropped ones score +inf.
+std::vector<Candidate> BeamSearch::score_candidates(int child, std::size_t beam) {
+  const std::size_t per_state = tried_.size();
+  std::vector<Candidate> candidates(states_.size() * per_state);
+  std::vector<std::uint64_t> pilot_key(per_state);
+  auto evaluate = [&](std::size_t k, int worker, double bound) {
+    const int s = static_cast<int>(k / per_state), g = tried_[k % per_state];
     Scratch& sc = scratch_[worker];
-    accumulate(states_[s], child, g, inter, sc);
-    candidates[k] = {score_of(states_[s].loads, states_[s].score, sc), s, g};
+    candidates[k] = {{std::numeric_limits<double>::infinity(), 0}, s, g};
+    if (accumulate(states_[s], child, g, sc, bound)) {
+      candidates[k].score = score_of(states_[s].loads, states_[s].score, sc);
+      std::uint64_t hash;
+      if (s == 0) pilot_key[k] = key_of(states_[s], child, g, sc, hash);
+    }
     sc.clear();
-  });
-  std::sort(candidates.begin(), candidates.end(), ranks_before);
-  std::vector<int> open;  // placed children (this one included) with flows to children not placed yet
-  for (int c = 0; c < static_cast<int>(children_.size()); ++c)
-    if (c == child || states_[0].orientation[c] >= 0)
-      for (const MergeFlow& f : flows_)
-        if ((f.src_child == c && f.dst_child != child && states_[0].orientation[f.dst_child] < 0 && f.dst_child != c) ||
-            (f.dst_child == c && f.src_child != child && states_[0].orientation[f.src_child] < 0 && f.src_child != c)) {
-          open.push_back(c);
-          break;
-        }
+  };
+  const double unbounded = std::numeric_limits<double>::infinity();
+  parallel_for(per_state, options_.threads, [&](std::size_t k, int worker) { evaluate(k, worker, unbounded); });
+  std::vector<std::size_t> pilot(per_state);
+  for (std::size_t k = 0; k < per_state; ++k) pilot[k] = k;
+  std::sort(pilot.begin(), pilot.end(), [&](std::size_t a, std::size_t b) { return ranks_before(candidates[a], candidates[b]); });
+  double bound = unbounded;
+  std::unordered_set<std::uint64_t> distinct;
+  for (std::size_t k : pilot)
+    if (distinct.insert(pilot_key[k]).second && distinct.size() == beam) {
+      bound = candidates[k].score.mcl;
+      break;
+    }
+  parallel_for(candidates.size() - per_state, options_.threads,
+               [&](std::size_t k, int worker) { evaluate(per_state + k, worker, bound); });
+  return candidates;
+}
+
+void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>>& owned) {
+  prepare_step(child, owned);
   // Loads of every kept state are full channel vectors; keep them within ~256 MiB in all.
   const std::size_t beam =
       std::max<std::size_t>(1, std::min<std::size_t>(options_.beam, (std::size_t{1} << 28) / (channels_ * 8)));
+  std::vector<Candidate> candidates = score_candidates(child, beam);
+  std::sort(candidates.begin(), candidates.end(), ranks_before);
   std::vector<State> next;
   std::unordered_set<std::uint64_t> kept;
   Scratch& sc = scratch_[0];
   for (const Candidate& cand : candidates) {
-    if (next.size() >= beam) break;
+    if (next.size() >= beam || std::isinf(cand.score.mcl)) break;
     const State& parent = states_[cand.state];
-    accumulate(parent, child, cand.orientation, inter, sc);
-    std::uint64_t hash = parent.hash;
-    for (ChannelId c : sc.touched) hash += mix(c, parent.loads[c] + sc.delta[c]) - mix(c, parent.loads[c]);
-    // Equal loads are the same partial solution only if the children with flows still to route
-    // sit the same way.
-    std::uint64_t key = hash;
-    for (int c : open) key = mix(c + 1, static_cast<double>(c == child ? cand.orientation : parent.orientation[c]) + 1) ^ (key * 0x100000001b3ULL);
-    if (kept.insert(key).second) {
+    accumulate(parent, child, cand.orientation, sc, std::numeric_limits<double>::infinity());
+    std::uint64_t hash;
+    if (kept.insert(key_of(parent, child, cand.orientation, sc, hash)).second) {
       State st = parent;
       st.orientation[child] = cand.orientation;
       for (ChannelId c : sc.touched) st.loads[c] += sc.delta[c];
@@ -320,10 +384,12 @@ std::vector<int> merge_order(const std::vector<MergeChild>& children, const std:
     if (f.src_child != f.dst_child)
       between[{std::min(f.src_child, f.dst_child), std::max(f.src_child, f.dst_child)}].push_back(&f);
   std::vector<double> average(m, 0.0);
-  const BeamSearch search(children, flows, routing, {});
   Scratch sc(static_cast<std::size_t>(routing.grid().num_channel_slots()));
   for (const auto& [pair, list] : between) {
-    for (const MergeFlow* f : list) search.add_flow(*f, 0, 0, sc);
+    for (const MergeFlow* f : list)
+      for (const Load& l : sc.routes.get(routing, children[f->src_child].node_of_cell[f->src_cell],
+                                         children[f->dst_child].node_of_cell[f->dst_cell]))
+        sc.add(l.channel, f->bytes * l.value);
     const double pair_mcl = BeamSearch::score_of({}, {}, sc).mcl;
     sc.clear();
     average[pair.first] += pair_mcl / std::max(1, m - 1);

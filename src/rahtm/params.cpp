@@ -16,7 +16,9 @@ constexpr ParamInfo kParams[] = {
     {"cube", "4", "most grid dimensions halved per level (1..6): the size of each level's MILP"},
     {"uneven", "both", "bottom, top or both: where dimensions shorter than the others are halved"},
     {"milp", "on", "on or off: solve each distinct cube problem with CBC after the local search"},
-    {"milp-nodes", "200", "branch-and-bound nodes per cube MILP"},
+    {"milp-nodes", "50", "branch-and-bound nodes per cube MILP"},
+    {"milp-columns", "20000", "largest MILP (in columns) given to CBC; larger cube problems keep the local search result"},
+    {"milp-seconds", "30", "safety time limit per MILP (a run stopped by it may differ from run to run)"},
     {"kicks", "300", "perturbations of the cube local search"},
 };
 
@@ -52,6 +54,10 @@ void set(RahtmParams& p, std::string_view key, std::string_view value) {
     p.use_milp = value == "on";
   } else if (key == "milp-nodes") {
     p.milp_nodes = parse_int(key, value, 0, 100000000);
+  } else if (key == "milp-columns") {
+    p.milp_max_columns = parse_int(key, value, 1, 100000000);
+  } else if (key == "milp-seconds") {
+    p.milp_seconds = parse_int(key, value, 1, 1000000);
   } else if (key == "kicks") {
     p.kicks = parse_int(key, value, 0, 100000000);
   } else {

@@ -19,7 +19,9 @@ struct RahtmParams {
   int max_cube_dims = 4;
   UnevenOrder uneven = UnevenOrder::both;
   bool use_milp = true;
-  int milp_nodes = 200;
+  int milp_nodes = 50;
+  int milp_max_columns = 20000;
+  double milp_seconds = 30;
   int kicks = 300;
 };
 

@@ -58,6 +58,8 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   CubeSolverOptions solver_options;
   solver_options.search = {params.kicks, options.seed};
   solver_options.milp.max_nodes = params.milp_nodes;
+  solver_options.milp.max_seconds = params.milp_seconds;
+  solver_options.max_milp_columns = params.milp_max_columns;
   solver_options.use_milp = params.use_milp;
   solver_options.threads = threads;
   CubeSolver solver(solver_options);
@@ -91,6 +93,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
     report->cube_problems = solver.stats().problems;
     report->cube_solved = solver.stats().solved;
     report->cube_proven = solver.stats().proven;
+    report->cube_too_large = solver.stats().too_large;
   }
   return best;
 }

@@ -15,6 +15,7 @@ struct RahtmReport {
   int cube_problems = 0;        ///< cube problems over all levels
   int cube_solved = 0;          ///< distinct ones (the rest reused a solution)
   int cube_proven = 0;          ///< distinct ones CBC proved optimal
+  int cube_too_large = 0;       ///< distinct ones too large for the MILP (local search only)
   double mcl = 0;               ///< MCL of the result under options.routing
 };
 

@@ -1,0 +1,89 @@
+// RAHTM against every other mapper on the issue 5 instances: MCL under adaptive routing and time.
+//
+//   rahtm_quality [INSTANCE...]      one tab-separated line per (instance, algorithm):
+//   instance  algorithm  mcl  mcl/identity  seconds  note
+// bench/rahtm_quality.sh turns the lines into the RAHTM section of BENCHMARKS.md.
+#include <rankmap/graph/patterns.hpp>
+#include <rankmap/mapping/offline.hpp>
+#include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/topology/allocation_generators.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace rankmap;
+using topology::Allocation;
+using topology::Grid;
+
+struct Instance {
+  std::string name;
+  std::function<graph::CommGraph()> graph;
+  std::function<Allocation()> alloc;
+  std::vector<std::string> dimorders;  ///< the BG/Q-style orders that make sense on this grid
+};
+
+graph::CommGraph pattern(const std::string& name, TaskId ranks) {
+  return graph::make_pattern({.name = name, .dims = {}, .ranks = ranks});
+}
+
+std::vector<Instance> instances() {
+  const std::vector<std::string> bgq = {"ABCDET", "TABCDE", "ACEBDT"};
+  const std::vector<std::string> three = {"ABCT", "TABC", "ACBT"};
+  std::vector<Instance> list;
+  for (const std::string p : {"nas-cg", "nas-bt", "nas-sp"}) {
+    list.push_back({p + "/16384/torus:4x4x4x4x2/ppn32", [p] { return pattern(p, 16384); },
+                    [] { return Allocation::full(Grid::parse("torus:4x4x4x4x2"), 32); }, bgq});
+    list.push_back({p + "/4096/torus:8x8x8/ppn8", [p] { return pattern(p, 4096); },
+                    [] { return Allocation::full(Grid::parse("torus:8x8x8"), 8); }, three});
+    list.push_back({p + "/1024/torus:4x4x4x4x2/ppn2", [p] { return pattern(p, 1024); },
+                    [] { return Allocation::full(Grid::parse("torus:4x4x4x4x2"), 2); }, bgq});
+    list.push_back({p + "/1024/fragmented128:torus:8x8x8/ppn8", [p] { return pattern(p, 1024); },
+                    [] {
+                      const Grid g = Grid::parse("torus:8x8x8");
+                      return Allocation::of_nodes(g, topology::fragmented_nodes(g, 128, 1), 8);
+                    },
+                    three});
+  }
+  return list;
+}
+
+void run(const Instance& in) {
+  const graph::CommGraph g = in.graph();
+  const Allocation alloc = in.alloc();
+  const auto routing = topology::make_routing_model(alloc.grid(), "adaptive");
+  const double identity = metrics::max_channel_load(g, alloc, mapping::identity_mapping(g.num_tasks()), *routing);
+  std::vector<std::pair<std::string, double>> chains = {{"identity", 0}};
+  for (const std::string& o : in.dimorders) chains.push_back({"dimorder:" + o, 0});
+  chains.insert(chains.end(), {{"hilbert", 0}, {"mahd+refine", 60000}, {"scotch", 0}, {"rahtm", 0}});
+  for (const auto& [chain, budget] : chains) {
+    mapping::MapOptions options;
+    options.threads = 2;
+    options.time_budget_ms = budget;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const mapping::Mapping m = mapping::run_chain(chain, mapping::all_algorithms(), g, alloc, options);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double mcl = metrics::max_channel_load(g, alloc, m, *routing);
+      std::printf("%s\t%s\t%.6g\t%.4f\t%.2f\t%s\n", in.name.c_str(), chain.c_str(), mcl, mcl / identity, seconds,
+                  budget > 0 ? ("budget " + std::to_string(static_cast<int>(budget / 1000)) + " s").c_str() : "");
+    } catch (const InputError& e) {
+      std::printf("%s\t%s\t-\t-\t-\t%s\n", in.name.c_str(), chain.c_str(), e.what());
+    }
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> wanted(argv + 1, argv + argc);
+  for (const Instance& in : instances())
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), in.name) != wanted.end()) run(in);
+}
