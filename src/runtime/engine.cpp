@@ -1,0 +1,313 @@
+// The reorder protocol: agree, gather the graph to rank 0, decide there, broadcast, renumber, build.
+#include "engine.hpp"
+
+#include "decide.hpp"
+#include "report.hpp"
+#include "requests.hpp"
+#include "state.hpp"
+
+#include <rankmap/graph/comm_graph.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+namespace rankmap::runtime {
+
+namespace {
+
+constexpr int kRoot = 0;
+
+/// What every process learns from the one MPI_Allreduce (MPI_MIN) before anything else happens.
+struct Agreement {
+  bool invalid = false;       ///< some process has erroneous arguments: raise MPI_ERR_ARG everywhere
+  std::string fallback;       ///< non-empty: do the plain call everywhere, for this reason
+  bool gather_placement = false;
+};
+
+int fold31(std::uint64_t h) { return static_cast<int>((h ^ (h >> 31) ^ (h >> 62)) & 0x7fffffff); }
+
+Agreement agree(MPI_Comm comm, const LocalCheck& check, bool prepared, std::uint64_t args_hash) {
+  const RuntimeState& s = runtime_state();
+  const bool have_world = s.world_initialised;
+  const bool placement_ok = !have_world || s.world.placement.has_value();
+  const int args = fold31(args_hash), config = fold31(s.config.hash);
+  // MPI_MIN of x and of -x gives the minimum and the maximum in one reduction.
+  int v[] = {check.error.empty() ? 1 : 0,
+             -static_cast<int>(check.unweighted),
+             -static_cast<int>(check.weighted),
+             args, -args,
+             config, -config,
+             s.config.ok() ? 1 : 0,
+             prepared ? 1 : 0,
+             have_world ? 1 : 0, -static_cast<int>(have_world),
+             placement_ok ? 1 : 0};
+  PMPI_Allreduce(MPI_IN_PLACE, v, static_cast<int>(std::size(v)), MPI_INT, MPI_MIN, comm);
+  Agreement a;
+  a.invalid = v[0] == 0 || (v[1] == -1 && v[2] == -1) || v[3] != -v[4];
+  if (v[5] != -v[6]) a.fallback = "the RANKMAP_* settings differ between processes";
+  else if (v[7] == 0) a.fallback = "a RANKMAP_* variable has a bad value";
+  else if (v[8] == 0) a.fallback = "a process could not prepare its arguments";
+  else if (v[9] != -v[10]) a.fallback = "only some processes went through the interposed MPI_Init";
+  else if (v[11] == 0) a.fallback = "no placement: " + (s.world.failure.empty() ? std::string("see above") : s.world.failure);
+  a.gather_placement = v[9] == 0;
+  return a;
+}
+
+/// Every process's ints to the root with one MPI_Allgather of counts and one MPI_Gatherv: O(E) in all.
+/// Returns false everywhere when the total does not fit an int count.
+bool gather_to_root(MPI_Comm comm, int rank, int size, const std::vector<int>& mine, std::vector<int>& all,
+                    std::vector<int>& counts) {
+  const long long mine_count = static_cast<long long>(mine.size());
+  int count = mine_count > INT_MAX ? -1 : static_cast<int>(mine_count);
+  counts.assign(static_cast<std::size_t>(size), 0);
+  PMPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  long long total = 0;
+  for (int c : counts) total = c < 0 || total > INT_MAX ? LLONG_MAX / 2 : total + c;
+  if (total > INT_MAX) return false;
+  std::vector<int> displs(static_cast<std::size_t>(size), 0);
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  if (rank == kRoot) all.resize(static_cast<std::size_t>(total));
+  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, kRoot, comm);
+  return true;
+}
+
+/// Out-edges (triples) and in-edges (pairs) of every process, split again on the root.
+struct GatheredEdges {
+  std::vector<int> out_triples;
+  std::vector<int> in_pairs;
+};
+
+bool gather_edges(const Request& req, MPI_Comm comm, int rank, int size, GatheredEdges& gathered) {
+  const LocalEdges mine = req.edges(rank);
+  if (req.replicated()) {
+    if (rank == kRoot) gathered = {mine.out_triples, mine.in_pairs};
+    return true;
+  }
+  std::vector<int> all, counts;
+  if (!gather_to_root(comm, rank, size, mine.out_triples, all, counts)) return false;
+  gathered.out_triples = std::move(all);
+  if (!req.checks_in_edges()) return true;
+  if (!gather_to_root(comm, rank, size, mine.in_pairs, all, counts)) return false;
+  gathered.in_pairs = std::move(all);
+  return true;
+}
+
+/// MPI_Dist_graph_create_adjacent requires every edge to be declared by both of its ends.
+std::string inconsistent_edge(const GatheredEdges& e) {
+  std::vector<std::pair<int, int>> out, in;
+  for (std::size_t k = 0; k + 2 < e.out_triples.size(); k += 3)
+    out.emplace_back(e.out_triples[k], e.out_triples[k + 1]);
+  for (std::size_t k = 0; k < e.in_pairs.size(); k += 2) in.emplace_back(e.in_pairs[k], e.in_pairs[k + 1]);
+  std::sort(out.begin(), out.end());
+  std::sort(in.begin(), in.end());
+  if (out == in) return {};
+  std::vector<std::pair<int, int>> only_out, only_in;
+  std::set_difference(out.begin(), out.end(), in.begin(), in.end(), std::back_inserter(only_out));
+  std::set_difference(in.begin(), in.end(), out.begin(), out.end(), std::back_inserter(only_in));
+  if (!only_out.empty())
+    return "edge " + std::to_string(only_out[0].first) + "->" + std::to_string(only_out[0].second) +
+           " is a destination of rank " + std::to_string(only_out[0].first) + " but not a source of rank " +
+           std::to_string(only_out[0].second);
+  return "edge " + std::to_string(only_in[0].first) + "->" + std::to_string(only_in[0].second) +
+         " is a source of rank " + std::to_string(only_in[0].second) + " but not a destination of rank " +
+         std::to_string(only_in[0].first);
+}
+
+graph::CommGraph graph_of(TaskId n, const std::vector<int>& triples) {
+  std::vector<graph::Edge> edges;
+  edges.reserve(triples.size() / 3);
+  for (std::size_t k = 0; k + 2 < triples.size(); k += 3)
+    edges.push_back({triples[k], triples[k + 1], static_cast<double>(triples[k + 2])});
+  return graph::CommGraph::from_edges(n, std::move(edges));
+}
+
+/// The root's verdict, broadcast as fixed-size bytes.
+struct Header {
+  enum Status : std::int32_t { decided = 0, failed = 1, invalid = 2 };
+  std::int32_t status = failed;
+  std::int32_t applied = 0;
+  double before = 0, after = 0, seconds = 0;
+  char algorithm[64] = {};
+  char objective[16] = {};
+  char note[256] = {};
+};
+
+template <std::size_t N>
+void copy_text(char (&to)[N], const std::string& from) {
+  std::strncpy(to, from.c_str(), N - 1);
+  to[N - 1] = '\0';
+}
+
+Decision decision_of(const Header& h) {
+  Decision d;
+  d.applied = h.applied != 0;
+  d.algorithm = h.algorithm;
+  d.objective = h.objective;
+  d.note = h.note;
+  d.before = h.before;
+  d.after = h.after;
+  d.seconds = h.seconds;
+  return d;
+}
+
+Header decide_on_root(const Request& req, const GatheredEdges& edges, TaskId n, const Placement& placement,
+                      std::vector<SlotId>& slot_of) {
+  Header h;
+  try {
+    if (req.checks_in_edges()) {
+      const std::string problem = inconsistent_edge(edges);
+      if (!problem.empty()) {
+        h.status = Header::invalid;
+        copy_text(h.note, problem);
+        return h;
+      }
+    }
+    const graph::CommGraph graph = graph_of(n, edges.out_triples);
+    const Placement used = n < placement.alloc.num_slots() ? placement.first_slots(n) : placement;
+    Decision d = decide(graph, used, runtime_state().config.config);
+    h.status = Header::decided;
+    h.applied = d.applied;
+    h.before = d.before;
+    h.after = d.after;
+    h.seconds = d.seconds;
+    copy_text(h.algorithm, d.algorithm);
+    copy_text(h.objective, d.objective);
+    copy_text(h.note, d.note);
+    slot_of = std::move(d.slot_of);
+  } catch (const std::exception& e) {
+    h.status = Header::failed;
+    copy_text(h.note, std::string("mapping failed: ") + e.what());
+  }
+  return h;
+}
+
+void report(const Request& req, int rank, TaskId n, const Decision& d) {
+  const Config& config = runtime_state().config.config;
+  if (rank != kRoot || config.report.empty()) return;
+  write_report(config.report, format_report_line(req.name(), n, d));
+}
+
+void fill(ReorderOutcome* outcome, const Decision& d, std::vector<SlotId> slot_of) {
+  if (!outcome) return;
+  outcome->applied = d.applied;
+  outcome->slot_of = d.applied ? std::move(slot_of) : std::vector<SlotId>();
+  outcome->algorithm = d.algorithm;
+  outcome->objective = d.objective;
+  outcome->note = d.note;
+  outcome->before = d.before;
+  outcome->after = d.after;
+  outcome->seconds = d.seconds;
+}
+
+int raise_invalid(MPI_Comm comm, MPI_Comm* result) {
+  *result = MPI_COMM_NULL;
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_ARG);
+  return MPI_ERR_ARG;
+}
+
+int fall_back(const Request& req, int rank, TaskId n, std::string why, int reorder, MPI_Comm* result,
+              ReorderOutcome* outcome) {
+  Decision d;
+  d.note = std::move(why);
+  report(req, rank, n, d);
+  fill(outcome, d, {});
+  return req.call_mpi(reorder, result);
+}
+
+int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, ReorderOutcome* outcome) {
+  if (outcome) *outcome = ReorderOutcome{};
+  if (comm == MPI_COMM_NULL || !reorder || !result) return req.call_mpi(reorder, result);
+  int inter = 0, size = 0, rank = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  PMPI_Comm_size(comm, &size);
+  if (inter || size == 1) return req.call_mpi(reorder, result);
+  const RuntimeState& s = runtime_state();
+  if (s.config.ok() && s.config.config.disable) return req.call_mpi(reorder, result);
+  PMPI_Comm_rank(comm, &rank);
+
+  LocalCheck check;
+  bool prepared = true;
+  std::uint64_t args_hash = 0;
+  try {
+    check = req.check(size);
+    if (check.error.empty()) args_hash = req.replicated_hash();
+  } catch (const std::exception&) {
+    prepared = false;
+  }
+  const Agreement agreement = agree(comm, check, prepared, args_hash);
+  if (agreement.invalid) {
+    if (!check.error.empty()) log_once(std::string(req.name()) + check.error, std::string(req.name()) + ": " + check.error);
+    return raise_invalid(comm, result);
+  }
+  const TaskId n = req.num_tasks(size);
+  if (!agreement.fallback.empty()) return fall_back(req, rank, n, agreement.fallback, reorder, result, outcome);
+  if (n < 2) return req.call_mpi(reorder, result);
+
+  const PlacementResult placement = placement_of(comm, agreement.gather_placement);
+  if (!placement.placement) return fall_back(req, rank, n, "no placement: " + placement.failure, reorder, result, outcome);
+
+  GatheredEdges edges;
+  if (!gather_edges(req, comm, rank, size, edges))
+    return fall_back(req, rank, n, "the graph has more than 2^31 entries", reorder, result, outcome);
+  std::vector<SlotId> slot_of;
+  Header header;
+  if (rank == kRoot) header = decide_on_root(req, edges, n, *placement.placement, slot_of);
+  PMPI_Bcast(&header, sizeof header, MPI_BYTE, kRoot, comm);
+  if (header.status == Header::invalid) {
+    if (rank == kRoot) log_once(header.note, std::string(req.name()) + ": " + header.note);
+    return raise_invalid(comm, result);
+  }
+  if (header.status == Header::failed) return fall_back(req, rank, n, header.note, reorder, result, outcome);
+  const Decision decision = decision_of(header);
+  report(req, rank, n, decision);
+  if (!decision.applied) {
+    fill(outcome, decision, {});
+    return req.call_mpi(0, result);
+  }
+  slot_of.resize(static_cast<std::size_t>(n));
+  PMPI_Bcast(slot_of.data(), n, MPI_INT, kRoot, comm);
+
+  std::vector<TaskId> task_of(static_cast<std::size_t>(size), -1);
+  for (TaskId t = 0; t < n; ++t) task_of[slot_of[t]] = t;
+  MPI_Comm renumbered = MPI_COMM_NULL;
+  PMPI_Comm_split(comm, task_of[rank] >= 0 ? 0 : MPI_UNDEFINED, task_of[rank], &renumbered);
+  const int rc = req.build(renumbered, slot_of, rank, result);
+  fill(outcome, decision, std::move(slot_of));
+  return rc;
+}
+
+}  // namespace
+
+int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
+                               int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                               int reorder, MPI_Comm* newcomm, ReorderOutcome* outcome) {
+  const AdjacentRequest req(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info);
+  return run(req, comm, reorder, newcomm, outcome);
+}
+
+int dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                      const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm, ReorderOutcome* outcome) {
+  const DistGraphRequest req(comm, n, sources, degrees, destinations, weights, info);
+  return run(req, comm, reorder, newcomm, outcome);
+}
+
+int cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm,
+                ReorderOutcome* outcome) {
+  const CartRequest req(comm, ndims, dims, periods);
+  return run(req, comm, reorder, newcomm, outcome);
+}
+
+int graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* newcomm,
+                 ReorderOutcome* outcome) {
+  const GraphRequest req(comm, nnodes, index, edges);
+  return run(req, comm, reorder, newcomm, outcome);
+}
+
+int comm_reorder(MPI_Comm comm, int outdegree, const int destinations[], const int weights[], MPI_Comm* newcomm,
+                 ReorderOutcome* outcome) {
+  const OutEdgesRequest req(comm, outdegree, destinations, weights);
+  return run(req, comm, 1, newcomm, outcome);
+}
+
+}  // namespace rankmap::runtime
