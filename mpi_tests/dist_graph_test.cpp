@@ -214,7 +214,7 @@ std::vector<double> halo_iterations(MPI_Comm c, const std::vector<VertexLists>& 
 
 /// Set for runs whose emulated machine makes a reorder of the scrambled ring worthwhile.
 bool reorder_expected() {
-  const char* v = std::getenv("RANKMAP_TEST_EXPECT_REORDER");
+  const char* v = std::getenv("MPITEST_EXPECT_REORDER");
   return v && std::strcmp(v, "1") == 0;
 }
 
