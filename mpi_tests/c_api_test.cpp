@@ -7,7 +7,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <cstring>
+#include <algorithm>
+#include <cstdlib>
 
 namespace rankmap::mpitest {
 namespace {
@@ -107,6 +108,24 @@ TEST(CApi, CoordsOfTheEmulatedNode) {
   EXPECT_EQ(extents[0], 4);
   EXPECT_EQ(torus[1], 1);
   EXPECT_EQ(rankmap_coords(1, &ndims, coords, extents, torus), RANKMAP_ERR_CAPACITY);
+}
+
+TEST(CApi, HilbertDuplicateWalksTheTorusOneHopAtATime) {
+  MPI_Comm h;
+  ASSERT_EQ(rankmap_comm_hilbert(MPI_COMM_WORLD, &h), RANKMAP_SUCCESS);
+  const std::vector<int> slot_of = permutation_of(MPI_COMM_WORLD, h);
+  std::vector<int> sorted = slot_of;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_TRUE(is_identity(sorted));
+  // On the full 4x4 torus (16 ranks, rank r at (r/4, r%4)) a Hilbert curve moves one hop per step.
+  if (slot_of.size() == 16) {
+    for (std::size_t t = 0; t + 1 < slot_of.size(); ++t) {
+      const int a = slot_of[t], b = slot_of[t + 1];
+      const int dx = std::abs(a / 4 - b / 4), dy = std::abs(a % 4 - b % 4);
+      EXPECT_EQ(std::min(dx, 4 - dx) + std::min(dy, 4 - dy), 1) << "step " << t;
+    }
+  }
+  MPI_Comm_free(&h);
 }
 
 TEST(CApi, ArgumentErrorsAreStatusCodes) {

@@ -146,6 +146,14 @@ RANKMAP_EXPORT int rankmap_comm_reorder(MPI_Comm comm, int outdegree, const int 
   });
 }
 
+RANKMAP_EXPORT int rankmap_comm_hilbert(MPI_Comm comm, MPI_Comm* newcomm) {
+  return guarded([&] {
+    if (!mpi_ready()) return RANKMAP_ERR_MPI;
+    if (!newcomm) return RANKMAP_ERR_ARG;
+    return status_of_mpi(rankmap::runtime::comm_hilbert(comm, newcomm));
+  });
+}
+
 RANKMAP_EXPORT int rankmap_migrate(MPI_Comm oldcomm, MPI_Comm newcomm, const void* sendbuf, int sendcount,
                                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   return guarded([&] {

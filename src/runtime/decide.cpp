@@ -2,6 +2,7 @@
 #include "decide.hpp"
 
 #include "intra_node.hpp"
+#include "precomputed.hpp"
 
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
@@ -12,15 +13,6 @@
 namespace rankmap::runtime {
 
 namespace {
-
-bool chain_available(std::string_view chain) {
-  for (std::size_t pos = 0; pos <= chain.size();) {
-    const std::size_t end = std::min(chain.find('+', pos), chain.size());
-    if (!mapping::find_algorithm(mapping::core_algorithms(), chain.substr(pos, end - pos))) return false;
-    pos = end + 1;
-  }
-  return true;
-}
 
 bool is_identity(std::span<const SlotId> slot_of) {
   for (std::size_t t = 0; t < slot_of.size(); ++t)
@@ -63,17 +55,6 @@ bool has_socket_information(const Placement& placement) {
 
 }  // namespace
 
-std::string resolve_auto_chain(std::string& note) {
-  static constexpr std::string_view kPreferred[] = {"mahd+refine", "mahd", "gge+refine", "gge", "dimorder-best"};
-  for (std::string_view chain : kPreferred) {
-    if (!chain_available(chain)) continue;
-    if (chain != kPreferred[0]) note = "auto: mahd+refine is not in this build, used " + std::string(chain);
-    return std::string(chain);
-  }
-  note = "auto: no mapping algorithm besides identity is in this build";
-  return "identity";
-}
-
 Decision decide(const graph::CommGraph& graph, const Placement& placement, const Config& config) {
   const auto start = std::chrono::steady_clock::now();
   const topology::Allocation& alloc = placement.alloc;
@@ -82,18 +63,27 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   d.objective = objective.name();
 
   mapping::Mapping candidate;
-  if (placement.mode == Placement::Mode::nodes_only) {
+  std::string refusal;
+  std::optional<PrecomputedMapping> precomputed;
+  if (!config.mapping_path.empty())
+    precomputed = find_precomputed_mapping(config.mapping_path, graph, alloc, refusal);
+  if (precomputed) {
+    d.algorithm = "precomputed:" + precomputed->file.algorithm;
+    d.note = "RANKMAP_MAPPING: " + precomputed->path;
+    candidate = std::move(precomputed->file.slot_of);
+  } else if (placement.mode == Placement::Mode::nodes_only) {
     d.algorithm = "concentrate";
     candidate = concentrate_on_nodes(graph, alloc);
   } else {
-    d.algorithm = config.algorithm == "auto" ? resolve_auto_chain(d.note) : config.algorithm;
+    d.algorithm = config.algorithm == "auto" ? std::string(kAutoChain) : config.algorithm;
     mapping::MapOptions options;
     options.objective = config.objective;
     options.routing = config.routing;
     options.time_budget_ms = config.time_budget_ms;
     candidate = mapping::run_chain(d.algorithm, mapping::core_algorithms(), graph, alloc, options);
   }
-  if (has_socket_information(placement)) order_within_sockets(graph, alloc, placement.socket_of_slot, candidate);
+  if (!precomputed && has_socket_information(placement))
+    order_within_sockets(graph, alloc, placement.socket_of_slot, candidate);
 
   const mapping::Mapping identity = mapping::identity_mapping(graph.num_tasks());
   d.before = objective(identity);
@@ -105,6 +95,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   } else {
     d.applied = true;
   }
+  if (!refusal.empty()) d.note = d.note.empty() ? refusal : refusal + "; " + d.note;
   d.slot_of = d.applied ? std::move(candidate) : identity;
   d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return d;

@@ -8,6 +8,7 @@
 #include <rankmap/mapping/mapping.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace rankmap::runtime {
 
@@ -22,14 +23,15 @@ struct Decision {
   std::string note;          ///< why the candidate was not applied, or what was refused on the way
 };
 
-/// Computes a candidate mapping of `graph` onto `placement` (graph.num_tasks() == slots), and
+/// Computes a candidate mapping of `graph` onto `placement` (graph.num_tasks() == slots): a
+/// matching RANKMAP_MAPPING file if there is one, else concentration when only nodes are known,
+/// else the RANKMAP_ALGO chain followed by the socket order within nodes. It
 /// applies it only if it lowers the objective by more than config.min_gain relative to the
 /// identity ("do no harm"). Deterministic except for time-budgeted searches, so it runs on one
 /// rank. Throws InputError for unusable settings (for example a dor order that does not fit the grid).
 Decision decide(const graph::CommGraph& graph, const Placement& placement, const Config& config);
 
-/// The chain `auto` stands for when no precomputed mapping matches: mahd+refine, or the best
-/// available replacement while the algorithms are missing from this build (with a note saying so).
-std::string resolve_auto_chain(std::string& note);
+/// The chain RANKMAP_ALGO=auto runs when no precomputed mapping matches.
+inline constexpr std::string_view kAutoChain = "mahd+refine";
 
 }  // namespace rankmap::runtime
