@@ -23,6 +23,8 @@ struct ProcessRecord {
   std::int32_t coords[topology::kMaxDims] = {};
 };
 
+static_assert(sizeof(ProcessRecord) == 64, "docs/runtime.md gives the record's size");
+
 enum RecordStatus : std::int32_t { record_ok = 0, record_config_error = 1, record_provider_error = 2 };
 
 /// The processes of a communicator (slot s = rank s) on their nodes.
