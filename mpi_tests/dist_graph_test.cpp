@@ -247,6 +247,20 @@ TEST(DistGraphAdjacent, HaloExchangeIsBitIdenticalToTheUnreorderedRun) {
   MPI_Comm_free(&reordered);
 }
 
+TEST(DistGraphAdjacent, TheNewCommunicatorInheritsTheErrorHandler) {
+  MPI_Comm parent;
+  MPI_Comm_dup(MPI_COMM_WORLD, &parent);
+  MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
+  const auto g = scrambled_ring(size_of(parent));
+  MPI_Comm c = create_adjacent(parent, g, Weights::given, 1);
+  MPI_Errhandler handler;
+  MPI_Comm_get_errhandler(c, &handler);
+  EXPECT_EQ(handler, MPI_ERRORS_RETURN);
+  MPI_Errhandler_free(&handler);
+  MPI_Comm_free(&c);
+  MPI_Comm_free(&parent);
+}
+
 TEST(DistGraphAdjacent, ReorderFalseKeepsEveryRank) {
   const auto g = scrambled_ring(size_of(MPI_COMM_WORLD));
   MPI_Comm c = create_adjacent(MPI_COMM_WORLD, g, Weights::given, 0);

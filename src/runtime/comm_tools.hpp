@@ -1,9 +1,17 @@
-// Communicator helpers of the C API that need no mapping: Hilbert order and data migration.
+// Communicator helpers: renumbering by a known permutation, Hilbert order, data migration.
 #pragma once
+
+#include <rankmap/types.hpp>
 
 #include <mpi.h>
 
+#include <vector>
+
 namespace rankmap::runtime {
+
+/// The communicator whose rank t is the process at old rank slot_of[t] of `comm`, MPI_COMM_NULL on
+/// processes no rank maps to. Collective; every process must pass the same permutation.
+MPI_Comm renumbered_communicator(MPI_Comm comm, const std::vector<SlotId>& slot_of);
 
 /// See rankmap_comm_hilbert() in rankmap.h. Returns an MPI error code; a duplicate in the old
 /// order when no placement is available.

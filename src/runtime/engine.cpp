@@ -4,6 +4,7 @@
 #include "decide.hpp"
 #include "dump.hpp"
 #include "agreement.hpp"
+#include "comm_tools.hpp"
 #include "report.hpp"
 #include "requests.hpp"
 #include "state.hpp"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <ctime>
 
 namespace rankmap::runtime {
 
@@ -20,51 +22,33 @@ namespace {
 
 constexpr int kRoot = 0;
 
-/// Every process's ints to the root with one MPI_Allgather of counts and one MPI_Gatherv: O(E) in all.
-/// Returns false everywhere when the total does not fit an int count.
-bool gather_to_root(MPI_Comm comm, int rank, int size, const std::vector<int>& mine, std::vector<int>& all,
-                    std::vector<int>& counts) {
-  const long long mine_count = static_cast<long long>(mine.size());
+/// Every process's edges to the root with one MPI_Allgather of counts (so every process knows the
+/// total fits an int count) and one MPI_Gatherv: O(P) + O(E) in all. False everywhere when too large.
+bool gather_edges(const Request& req, MPI_Comm comm, int rank, int size, std::vector<int>& all) {
+  LocalEdges mine = req.edges(rank);
+  if (req.replicated()) {
+    if (rank == kRoot) all = std::move(mine.triples);
+    return true;
+  }
+  const auto mine_count = static_cast<long long>(mine.triples.size());
   int count = mine_count > INT_MAX ? -1 : static_cast<int>(mine_count);
-  counts.assign(static_cast<std::size_t>(size), 0);
+  std::vector<int> counts(static_cast<std::size_t>(size), 0), displs(counts.size(), 0);
   PMPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
   long long total = 0;
   for (int c : counts) total = c < 0 || total > INT_MAX ? LLONG_MAX / 2 : total + c;
   if (total > INT_MAX) return false;
-  std::vector<int> displs(static_cast<std::size_t>(size), 0);
   for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
   if (rank == kRoot) all.resize(static_cast<std::size_t>(total));
-  PMPI_Gatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, kRoot, comm);
+  PMPI_Gatherv(mine.triples.data(), count, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, kRoot, comm);
   return true;
 }
 
-/// Out-edges (triples) and in-edges (pairs) of every process, split again on the root.
-struct GatheredEdges {
-  std::vector<int> out_triples;
-  std::vector<int> in_pairs;
-};
-
-bool gather_edges(const Request& req, MPI_Comm comm, int rank, int size, GatheredEdges& gathered) {
-  const LocalEdges mine = req.edges(rank);
-  if (req.replicated()) {
-    if (rank == kRoot) gathered = {mine.out_triples, mine.in_pairs};
-    return true;
-  }
-  std::vector<int> all, counts;
-  if (!gather_to_root(comm, rank, size, mine.out_triples, all, counts)) return false;
-  gathered.out_triples = std::move(all);
-  if (!req.checks_in_edges()) return true;
-  if (!gather_to_root(comm, rank, size, mine.in_pairs, all, counts)) return false;
-  gathered.in_pairs = std::move(all);
-  return true;
-}
-
-/// MPI_Dist_graph_create_adjacent requires every edge to be declared by both of its ends.
-std::string inconsistent_edge(const GatheredEdges& e) {
+/// MPI_Dist_graph_create_adjacent requires every edge to be declared by both of its ends: the
+/// multiset of out-edges must equal the multiset of declared in-edges.
+std::string inconsistent_edge(const std::vector<int>& triples) {
   std::vector<std::pair<int, int>> out, in;
-  for (std::size_t k = 0; k + 2 < e.out_triples.size(); k += 3)
-    out.emplace_back(e.out_triples[k], e.out_triples[k + 1]);
-  for (std::size_t k = 0; k < e.in_pairs.size(); k += 2) in.emplace_back(e.in_pairs[k], e.in_pairs[k + 1]);
+  for (std::size_t k = 0; k + 2 < triples.size(); k += 3)
+    (triples[k + 2] == kInEdge ? in : out).emplace_back(triples[k], triples[k + 1]);
   std::sort(out.begin(), out.end());
   std::sort(in.begin(), in.end());
   if (out == in) return {};
@@ -84,11 +68,11 @@ graph::CommGraph graph_of(TaskId n, const std::vector<int>& triples) {
   std::vector<graph::Edge> edges;
   edges.reserve(triples.size() / 3);
   for (std::size_t k = 0; k + 2 < triples.size(); k += 3)
-    edges.push_back({triples[k], triples[k + 1], static_cast<double>(triples[k + 2])});
+    if (triples[k + 2] != kInEdge) edges.push_back({triples[k], triples[k + 1], static_cast<double>(triples[k + 2])});
   return graph::CommGraph::from_edges(n, std::move(edges));
 }
 
-/// The root's verdict, broadcast as fixed-size bytes.
+/// The root's verdict, broadcast as fixed-size bytes ahead of the permutation.
 struct Header {
   enum Status : std::int32_t { decided = 0, failed = 1, invalid = 2 };
   std::int32_t status = failed;
@@ -98,6 +82,7 @@ struct Header {
   char objective[16] = {};
   char note[256] = {};
 };
+static_assert(sizeof(Header) == 368, "docs/runtime.md gives the verdict's size");
 
 template <std::size_t N>
 void copy_text(char (&to)[N], const std::string& from) {
@@ -117,7 +102,7 @@ Decision decision_of(const Header& h) {
   return d;
 }
 
-Header decide_on_root(const Request& req, const GatheredEdges& edges, TaskId n, const Placement& placement,
+Header decide_on_root(const Request& req, const std::vector<int>& edges, TaskId n, const Placement& placement,
                       std::vector<SlotId>& slot_of) {
   Header h;
   try {
@@ -129,7 +114,7 @@ Header decide_on_root(const Request& req, const GatheredEdges& edges, TaskId n, 
         return h;
       }
     }
-    const graph::CommGraph graph = graph_of(n, edges.out_triples);
+    const graph::CommGraph graph = graph_of(n, edges);
     const Placement used = n < placement.alloc.num_slots() ? placement.first_slots(n) : placement;
     const Config& config = runtime_state().config.config;
     Decision d = decide(graph, used, config);
@@ -155,6 +140,22 @@ Header decide_on_root(const Request& req, const GatheredEdges& edges, TaskId n, 
     copy_text(h.note, std::string("mapping failed: ") + e.what());
   }
   return h;
+}
+
+/// MPI_Bcast from the root, except that the other processes wait for it without spinning: while
+/// rank 0 maps, they test a non-blocking broadcast and sleep between tests, leaving the CPU to
+/// rank 0 when processes share cores (busy-polling MPIs would otherwise slow the mapping down
+/// by the oversubscription factor).
+void broadcast_politely(void* data, int bytes, MPI_Comm comm) {
+  MPI_Request request;
+  PMPI_Ibcast(data, bytes, MPI_BYTE, kRoot, comm, &request);
+  int done = 0;
+  PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    const timespec pause{0, 50'000};
+    nanosleep(&pause, nullptr);
+    PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
 }
 
 void report(const Request& req, int rank, TaskId n, const Decision& d) {
@@ -222,13 +223,20 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
   const PlacementResult placement = placement_of(comm, agreement.gather_placement);
   if (!placement.placement) return fall_back(req, rank, n, "no placement: " + placement.failure, reorder, result, outcome);
 
-  GatheredEdges edges;
+  std::vector<int> edges;
   if (!gather_edges(req, comm, rank, size, edges))
     return fall_back(req, rank, n, "the graph has more than 2^31 entries", reorder, result, outcome);
+  // The verdict and the permutation travel together: one broadcast of 368 + 4n bytes.
   std::vector<SlotId> slot_of;
   Header header;
-  if (rank == kRoot) header = decide_on_root(req, edges, n, *placement.placement, slot_of);
-  PMPI_Bcast(&header, sizeof header, MPI_BYTE, kRoot, comm);
+  std::vector<char> verdict(sizeof header + sizeof(SlotId) * static_cast<std::size_t>(n));
+  if (rank == kRoot) {
+    header = decide_on_root(req, edges, n, *placement.placement, slot_of);
+    std::memcpy(verdict.data(), &header, sizeof header);
+    if (header.applied) std::memcpy(verdict.data() + sizeof header, slot_of.data(), sizeof(SlotId) * slot_of.size());
+  }
+  broadcast_politely(verdict.data(), static_cast<int>(verdict.size()), comm);
+  std::memcpy(&header, verdict.data(), sizeof header);
   if (header.status == Header::invalid) {
     if (rank == kRoot) log_once(header.note, std::string(req.name()) + ": " + header.note);
     return raise_invalid(comm, result);
@@ -241,18 +249,37 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
     return req.call_mpi(0, result);
   }
   slot_of.resize(static_cast<std::size_t>(n));
-  PMPI_Bcast(slot_of.data(), n, MPI_INT, kRoot, comm);
+  std::memcpy(slot_of.data(), verdict.data() + sizeof header, sizeof(SlotId) * slot_of.size());
 
-  std::vector<TaskId> task_of(static_cast<std::size_t>(size), -1);
-  for (TaskId t = 0; t < n; ++t) task_of[slot_of[t]] = t;
-  MPI_Comm renumbered = MPI_COMM_NULL;
-  PMPI_Comm_split(comm, task_of[rank] >= 0 ? 0 : MPI_UNDEFINED, task_of[rank], &renumbered);
+  const MPI_Comm renumbered = renumbered_communicator(comm, slot_of);
   const int rc = req.build(renumbered, slot_of, rank, result);
   fill(outcome, decision, std::move(slot_of));
   return rc;
 }
 
 }  // namespace
+
+// MPI_Comm_create with the reordered group does what MPI_Comm_split(comm, 0, new_rank) would,
+// without exchanging keys every process already knows: half the time of a split with both MPIs on
+// 64 oversubscribed processes.
+MPI_Comm renumbered_communicator(MPI_Comm comm, const std::vector<SlotId>& slot_of) {
+  MPI_Group group, reordered;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Group_incl(group, static_cast<int>(slot_of.size()), slot_of.data(), &reordered);
+  MPI_Comm renumbered = MPI_COMM_NULL;
+  PMPI_Comm_create(comm, reordered, &renumbered);
+  PMPI_Group_free(&reordered);
+  PMPI_Group_free(&group);
+  // MPICH 4.0 gives a communicator from MPI_Comm_create the default error handler; the plain
+  // call's result would inherit comm's, so copy it.
+  if (renumbered != MPI_COMM_NULL) {
+    MPI_Errhandler handler;
+    PMPI_Comm_get_errhandler(comm, &handler);
+    PMPI_Comm_set_errhandler(renumbered, handler);
+    PMPI_Errhandler_free(&handler);
+  }
+  return renumbered;
+}
 
 int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
                                int outdegree, const int destinations[], const int destweights[], MPI_Info info,

@@ -9,10 +9,9 @@ namespace rankmap::runtime {
 
 int comm_hilbert(MPI_Comm comm, MPI_Comm* newcomm) {
   if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
-  int inter = 0, size = 0, rank = 0;
+  int inter = 0, size = 0;
   PMPI_Comm_test_inter(comm, &inter);
   PMPI_Comm_size(comm, &size);
-  PMPI_Comm_rank(comm, &rank);
   const RuntimeState& s = runtime_state();
   if (inter || size == 1 || (s.config.ok() && s.config.config.disable)) return PMPI_Comm_dup(comm, newcomm);
   const Agreement agreement = agree(comm, LocalCheck{}, true, 0);
@@ -21,10 +20,8 @@ int comm_hilbert(MPI_Comm comm, MPI_Comm* newcomm) {
   if (!placement.placement) return PMPI_Comm_dup(comm, newcomm);
   // Every process computes the same order from the same placement; no further agreement is needed.
   // Without coordinates the stand-in grid is a line of nodes, so the order groups processes by node.
-  const std::vector<SlotId> order = mapping::hilbert_slot_order(placement.placement->alloc);
-  int key = 0;
-  while (order[key] != rank) ++key;
-  return PMPI_Comm_split(comm, 0, key, newcomm);
+  *newcomm = renumbered_communicator(comm, mapping::hilbert_slot_order(placement.placement->alloc));
+  return MPI_SUCCESS;
 }
 
 }  // namespace rankmap::runtime

@@ -13,12 +13,15 @@
 
 namespace rankmap::runtime {
 
-/// Edges as the engine gathers them: out-edges (src, dst, weight) and, for consistency checks,
-/// in-edges (src, dst) as this process declared them.
+/// Edges as the engine gathers them, three ints each: out-edges (source, destination, weight >= 0)
+/// and, for consistency checks, the in-edges this process declared as (source, destination, -1),
+/// so that one gather carries both.
 struct LocalEdges {
-  std::vector<int> out_triples;
-  std::vector<int> in_pairs;
+  std::vector<int> triples;
 };
+
+/// The weight field that marks a declared in-edge.
+inline constexpr int kInEdge = -1;
 
 class Request {
  public:

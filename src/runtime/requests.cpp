@@ -13,7 +13,7 @@ int weight_at(const int weights[], std::size_t k) {
 }
 
 void add_out_edges(LocalEdges& e, int src, int degree, const int destinations[], const int weights[]) {
-  for (int k = 0; k < degree; ++k) e.out_triples.insert(e.out_triples.end(), {src, destinations[k], weight_at(weights, k)});
+  for (int k = 0; k < degree; ++k) e.triples.insert(e.triples.end(), {src, destinations[k], weight_at(weights, k)});
 }
 
 /// One vertex's lists in one int message: degrees, weight kinds, ranks and weights.
@@ -74,7 +74,7 @@ LocalCheck AdjacentRequest::check(int comm_size) const {
 LocalEdges AdjacentRequest::edges(int rank) const {
   LocalEdges e;
   add_out_edges(e, rank, outdegree_, destinations_, destweights_);
-  for (int k = 0; k < indegree_; ++k) e.in_pairs.insert(e.in_pairs.end(), {sources_[k], rank});
+  for (int k = 0; k < indegree_; ++k) e.triples.insert(e.triples.end(), {sources_[k], rank, kInEdge});
   return e;
 }
 
@@ -113,7 +113,7 @@ LocalEdges DistGraphRequest::edges(int) const {
   std::size_t k = 0;
   for (int i = 0; i < n_; ++i)
     for (int j = 0; j < degrees_[i]; ++j, ++k)
-      e.out_triples.insert(e.out_triples.end(), {sources_[i], destinations_[k], weight_at(weights_, k)});
+      e.triples.insert(e.triples.end(), {sources_[i], destinations_[k], weight_at(weights_, k)});
   return e;
 }
 
@@ -158,7 +158,7 @@ LocalEdges CartRequest::edges(int) const {
           if (!periods_[d]) continue;
           next = (next + dims_[d]) % dims_[d];
         }
-        e.out_triples.insert(e.out_triples.end(), {t, t + (next - c) * stride[d], 1});
+        e.triples.insert(e.triples.end(), {t, t + (next - c) * stride[d], 1});
       }
     }
   return e;
@@ -188,7 +188,7 @@ std::uint64_t GraphRequest::replicated_hash() const {
 LocalEdges GraphRequest::edges(int) const {
   LocalEdges e;
   for (int i = 0; i < nnodes_; ++i)
-    for (int k = i ? index_[i - 1] : 0; k < index_[i]; ++k) e.out_triples.insert(e.out_triples.end(), {i, edges_[k], 1});
+    for (int k = i ? index_[i - 1] : 0; k < index_[i]; ++k) e.triples.insert(e.triples.end(), {i, edges_[k], 1});
   return e;
 }
 
