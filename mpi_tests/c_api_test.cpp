@@ -13,16 +13,6 @@
 namespace rankmap::mpitest {
 namespace {
 
-int rank_of(MPI_Comm c) {
-  int r = 0;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
-int size_of(MPI_Comm c) {
-  int s = 0;
-  MPI_Comm_size(c, &s);
-  return s;
-}
 
 /// Every rank holds the same vector: its minimum and maximum over ranks agree element-wise.
 bool same_on_every_rank(std::vector<int> v) {

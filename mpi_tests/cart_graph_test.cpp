@@ -7,11 +7,7 @@
 namespace rankmap::mpitest {
 namespace {
 
-int world_size() {
-  int s = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
+int world_size() { return size_of(MPI_COMM_WORLD); }
 
 /// Cart_coords and Cart_rank invert each other, and every shift lands where coordinate arithmetic says.
 void expect_cart_consistent(MPI_Comm cart, const std::vector<int>& dims, const std::vector<int>& periods) {

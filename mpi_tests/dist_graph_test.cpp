@@ -15,16 +15,6 @@ namespace {
 
 enum class Weights { given, unweighted, empty_when_isolated };
 
-int rank_of(MPI_Comm c) {
-  int r = 0;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
-int size_of(MPI_Comm c) {
-  int s = 0;
-  MPI_Comm_size(c, &s);
-  return s;
-}
 
 /// MPI calls reject a null buffer even with zero counts, and an empty vector's data() is null.
 int* buffer(std::vector<int>& v) {

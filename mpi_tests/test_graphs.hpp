@@ -16,6 +16,18 @@ struct VertexLists {
   std::vector<int> sources, source_weights, destinations, dest_weights;
 };
 
+inline int rank_of(MPI_Comm c) {
+  int r = 0;
+  MPI_Comm_rank(c, &r);
+  return r;
+}
+
+inline int size_of(MPI_Comm c) {
+  int s = 0;
+  MPI_Comm_size(c, &s);
+  return s;
+}
+
 /// A deterministic shuffle of 0..n-1, the same on every rank.
 inline std::vector<int> scramble(int n, std::uint64_t seed) {
   std::vector<int> p(static_cast<std::size_t>(n));
