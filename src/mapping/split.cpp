@@ -1,0 +1,340 @@
+// split: recursive bisection of the task grid and the allocation together (Deveci et al., Blue Waters).
+#include <rankmap/graph/grid_structure.hpp>
+#include <rankmap/mapping/mapping.hpp>
+#include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/metrics/hop_bytes.hpp>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/cuthill_mckee_ordering.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace rankmap::mapping {
+
+namespace {
+
+using topology::Allocation;
+using topology::Direction;
+using topology::Grid;
+
+/// Where the occupied coordinates of a set of nodes start along one dimension, and how far they reach.
+/// On a torus the range starts after the largest empty circular gap, so a piece that wraps
+/// around the boundary is seen as one contiguous range.
+struct Span {
+  int origin = 0;
+  int spread = 1;
+};
+
+Span span_of(std::vector<int> values, int extent, bool torus) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  const std::size_t m = values.size();
+  if (!torus) return {values.front(), values.back() - values.front() + 1};
+  std::size_t widest = m - 1;  // the wrap gap wins ties, keeping the natural origin
+  int widest_gap = values.front() + extent - values.back();
+  for (std::size_t i = 0; i + 1 < m; ++i)
+    if (values[i + 1] - values[i] > widest_gap) {
+      widest_gap = values[i + 1] - values[i];
+      widest = i;
+    }
+  return {values[(widest + 1) % m], extent - widest_gap + 1};
+}
+
+/// The allocated nodes with their coordinates and the dense indices of their grid neighbours.
+class NodeGeometry {
+ public:
+  explicit NodeGeometry(const Allocation& alloc) : grid_(alloc.grid()), nd_(grid_.ndims()) {
+    const int n = alloc.num_nodes();
+    coords_.resize(static_cast<std::size_t>(n) * nd_);
+    neighbors_.assign(static_cast<std::size_t>(n) * nd_ * 2, -1);
+    std::vector<std::pair<NodeId, int>> sorted(n);
+    for (int i = 0; i < n; ++i) sorted[i] = {alloc.node(i), i};
+    std::sort(sorted.begin(), sorted.end());
+    const auto dense = [&](NodeId node) {
+      const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<NodeId, int>{node, -1});
+      return it != sorted.end() && it->first == node ? it->second : -1;
+    };
+    for (int i = 0; i < n; ++i) {
+      const NodeId node = alloc.node(i);
+      for (int d = 0; d < nd_; ++d) {
+        coords_[i * nd_ + d] = grid_.coord(node, d);
+        if (grid_.extent(d) < 2) continue;
+        for (const Direction dir : {Direction::plus, Direction::minus}) {
+          const NodeId next = grid_.neighbor(node, d, dir);
+          if (next >= 0) neighbors_[(i * nd_ + d) * 2 + static_cast<int>(dir)] = dense(next);
+        }
+      }
+    }
+  }
+
+  const Grid& grid() const { return grid_; }
+  int ndims() const { return nd_; }
+  int coord(int node, int d) const { return coords_[node * nd_ + d]; }
+  int neighbor(int node, int d, Direction dir) const { return neighbors_[(node * nd_ + d) * 2 + static_cast<int>(dir)]; }
+  /// A torus of extent 2 has one link of double capacity between its two nodes; count it from coordinate 0 only.
+  bool counts_link(int node, int d, Direction dir) const {
+    return !(grid_.is_torus(d) && grid_.extent(d) == 2 && (dir == Direction::minus || coord(node, d) == 1));
+  }
+
+ private:
+  const Grid& grid_;
+  int nd_;
+  std::vector<int> coords_;
+  std::vector<int> neighbors_;
+};
+
+/// A candidate bisection of a piece of the allocation: the first `left` nodes in the order along `dim` go left.
+struct NodeCut {
+  double bandwidth = 0;
+  int dim = 0;
+  int spread = 0;
+  int left = 0;
+};
+
+/// Strictly better: lower bandwidth, then more balanced, then across the wider dimension, then lower dimension.
+bool better(const NodeCut& a, const NodeCut& b, int n) {
+  if (a.bandwidth != b.bandwidth) return a.bandwidth < b.bandwidth;
+  const int ia = std::abs(2 * a.left - n), ib = std::abs(2 * b.left - n);
+  if (ia != ib) return ia < ib;
+  if (a.spread != b.spread) return a.spread > b.spread;
+  return a.dim < b.dim;
+}
+
+/// Recursive co-bisection of tasks and nodes; writes slot_of for every task it places.
+class Splitter {
+ public:
+  Splitter(const Allocation& alloc, const NodeGeometry& geometry, std::vector<int> task_coords, int task_dims)
+      : alloc_(alloc),
+        geo_(geometry),
+        task_coords_(std::move(task_coords)),
+        task_dims_(task_dims),
+        piece_(alloc.num_nodes(), -1),
+        left_side_(alloc.num_nodes(), 0) {}
+
+  Mapping run() {
+    std::vector<int> nodes(alloc_.num_nodes());
+    std::iota(nodes.begin(), nodes.end(), 0);
+    std::vector<TaskId> tasks(task_coords_.size() / task_dims_);
+    std::iota(tasks.begin(), tasks.end(), 0);
+    slot_of_.assign(tasks.size(), -1);
+    split(nodes, tasks);
+    return std::move(slot_of_);
+  }
+
+ private:
+  void split(std::span<int> nodes, std::span<TaskId> tasks) {
+    if (nodes.size() == 1) {
+      std::sort(tasks.begin(), tasks.end());
+      const auto slots = alloc_.slots_of_node(nodes[0]);
+      for (std::size_t i = 0; i < tasks.size(); ++i) slot_of_[tasks[i]] = slots[i];
+      return;
+    }
+    const int left = choose_cut(nodes);
+    std::size_t capacity = 0;
+    for (int i = 0; i < left; ++i) capacity += alloc_.slots_of_node(nodes[i]).size();
+    order_tasks(tasks);
+    split(nodes.first(left), tasks.first(capacity));
+    split(nodes.subspan(left), tasks.subspan(capacity));
+  }
+
+  /// Sorts the tasks across their widest task-grid dimension, so a prefix is a compact sub-box.
+  void order_tasks(std::span<TaskId> tasks) const {
+    int best_dim = 0, best_spread = -1;
+    for (int d = 0; d < task_dims_; ++d) {
+      int lo = INT32_MAX, hi = INT32_MIN;
+      for (TaskId t : tasks) {
+        lo = std::min(lo, task_coord(t, d));
+        hi = std::max(hi, task_coord(t, d));
+      }
+      if (hi - lo > best_spread) {
+        best_spread = hi - lo;
+        best_dim = d;
+      }
+    }
+    std::sort(tasks.begin(), tasks.end(), [&](TaskId a, TaskId b) {
+      const int ca = task_coord(a, best_dim), cb = task_coord(b, best_dim);
+      return ca != cb ? ca < cb : a < b;
+    });
+  }
+
+  int task_coord(TaskId t, int d) const { return task_coords_[static_cast<std::size_t>(t) * task_dims_ + d]; }
+
+  /// Reorders `nodes` along the chosen dimension and returns how many of them go left.
+  int choose_cut(std::span<int> nodes) {
+    const int n = static_cast<int>(nodes.size());
+    ++stamp_;
+    for (int u : nodes) piece_[u] = stamp_;
+    NodeCut best;
+    std::vector<int> best_order;
+    for (int d = 0; d < geo_.ndims(); ++d) {
+      const Grid& grid = geo_.grid();
+      std::vector<int> values(n);
+      for (int i = 0; i < n; ++i) values[i] = geo_.coord(nodes[i], d);
+      const Span span = span_of(values, grid.extent(d), grid.is_torus(d));
+      if (span.spread < 2) continue;
+      const int k = grid.extent(d);
+      const auto shifted = [&](int u) { return ((geo_.coord(u, d) - span.origin) % k + k) % k; };
+      std::vector<int> order(nodes.begin(), nodes.end());
+      std::sort(order.begin(), order.end(), [&](int a, int b) {
+        const int sa = shifted(a), sb = shifted(b);
+        return sa != sb ? sa < sb : alloc_.node(a) < alloc_.node(b);
+      });
+      std::vector<NodeCut> candidates = plane_cuts(order, d, shifted);
+      candidates.push_back({median_bandwidth(order, n / 2), d, 0, n / 2});
+      bool improved = false;
+      for (NodeCut& candidate : candidates) {
+        candidate.spread = span.spread;
+        if ((best_order.empty() && !improved) || better(candidate, best, n)) {
+          best = candidate;
+          improved = true;
+        }
+      }
+      if (improved) best_order = std::move(order);
+    }
+    std::copy(best_order.begin(), best_order.end(), nodes.begin());
+    return best.left;
+  }
+
+  /// Cuts between consecutive occupied planes of dimension d that keep a quarter of the nodes on each
+  /// side, or that cut no link at all (separating disconnected pieces). Bandwidth by one sweep.
+  template <class Shifted>
+  std::vector<NodeCut> plane_cuts(const std::vector<int>& order, int d, const Shifted& shifted) {
+    const int n = static_cast<int>(order.size());
+    const double capacity = geo_.grid().capacity(d);
+    std::vector<double> between(n, 0);  // indexed by the position of a plane's last node
+    std::vector<int> plane_end(n);      // position after the last node of the plane of order[i]
+    for (int i = n - 1; i >= 0; --i)
+      plane_end[i] = i + 1 < n && shifted(order[i + 1]) == shifted(order[i]) ? plane_end[i + 1] : i + 1;
+    double wrap = 0;
+    for (int i = 0; i < n; ++i) {
+      const int u = order[i];
+      const int v = geo_.neighbor(u, d, Direction::plus);
+      if (v < 0 || piece_[v] != stamp_ || !geo_.counts_link(u, d, Direction::plus)) continue;
+      if (shifted(v) == shifted(u) + 1)
+        between[plane_end[i] - 1] += capacity;
+      else
+        wrap += capacity;
+    }
+    std::vector<NodeCut> cuts;
+    for (int i = 0; i + 1 < n; i = plane_end[i]) {
+      const int left = plane_end[i];
+      if (left >= n) break;
+      const double bandwidth = between[left - 1] + wrap;
+      if (bandwidth == 0 || (4 * left >= n && 4 * left <= 3 * n))
+        cuts.push_back({bandwidth, d, 0, left});
+    }
+    return cuts;
+  }
+
+  /// Capacity of the links between the first `left` nodes of `order` and the rest of the piece.
+  double median_bandwidth(const std::vector<int>& order, int left) {
+    for (std::size_t i = 0; i < order.size(); ++i) left_side_[order[i]] = static_cast<int>(i) < left;
+    double bandwidth = 0;
+    for (int i = 0; i < left; ++i) {
+      const int u = order[i];
+      for (int d = 0; d < geo_.ndims(); ++d)
+        for (const Direction dir : {Direction::plus, Direction::minus}) {
+          const int v = geo_.neighbor(u, d, dir);
+          if (v >= 0 && piece_[v] == stamp_ && !left_side_[v] && geo_.counts_link(u, d, dir))
+            bandwidth += geo_.grid().capacity(d);
+        }
+    }
+    return bandwidth;
+  }
+
+  const Allocation& alloc_;
+  const NodeGeometry& geo_;
+  std::vector<int> task_coords_;
+  int task_dims_;
+  std::vector<int> piece_;
+  std::vector<char> left_side_;
+  int stamp_ = 0;
+  Mapping slot_of_;
+};
+
+/// The virtual task grid: the prime factors of P, largest first, each multiplied into the
+/// dimension whose allocation spread is largest relative to the task extent given so far.
+std::vector<int> virtual_shape(TaskId num_tasks, const Allocation& alloc) {
+  const Grid& grid = alloc.grid();
+  std::vector<int> spreads;
+  for (int d = 0; d < grid.ndims(); ++d) {
+    std::vector<int> values(alloc.num_nodes());
+    for (int i = 0; i < alloc.num_nodes(); ++i) values[i] = grid.coord(alloc.node(i), d);
+    const int spread = span_of(values, grid.extent(d), grid.is_torus(d)).spread;
+    if (spread > 1) spreads.push_back(spread);
+  }
+  if (spreads.empty()) spreads.push_back(1);
+  std::vector<int> primes;
+  int rest = num_tasks;
+  for (int p = 2; p * p <= rest; ++p)
+    while (rest % p == 0) primes.push_back(p), rest /= p;
+  if (rest > 1) primes.push_back(rest);
+  std::sort(primes.rbegin(), primes.rend());
+  std::vector<int> shape(spreads.size(), 1);
+  for (int p : primes) {
+    std::size_t best = 0;
+    for (std::size_t d = 1; d < shape.size(); ++d)
+      if (double(spreads[d]) / shape[d] > double(spreads[best]) / shape[best]) best = d;
+    shape[best] *= p;
+  }
+  std::erase(shape, 1);
+  if (shape.empty()) shape.push_back(1);
+  return shape;
+}
+
+/// Row-major coordinates on `shape` of the task at each position of `order`.
+std::vector<int> lay_out(std::span<const TaskId> order, const std::vector<int>& shape) {
+  const int m = static_cast<int>(shape.size());
+  std::vector<int> coords(order.size() * m);
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    std::size_t rest = pos;
+    for (int d = m - 1; d >= 0; --d) {
+      coords[static_cast<std::size_t>(order[pos]) * m + d] = static_cast<int>(rest % shape[d]);
+      rest /= shape[d];
+    }
+  }
+  return coords;
+}
+
+std::vector<TaskId> cuthill_mckee_order(const graph::CommGraph& graph) {
+  using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  const graph::CommGraph sym = graph.symmetrized();
+  BoostGraph g(sym.num_tasks());
+  for (TaskId t = 0; t < sym.num_tasks(); ++t)
+    for (TaskId u : sym.out_neighbors(t))
+      if (t < u) boost::add_edge(t, u, g);
+  std::vector<BoostGraph::vertex_descriptor> order(sym.num_tasks());
+  boost::cuthill_mckee_ordering(g, order.rbegin());
+  return {order.begin(), order.end()};
+}
+
+double objective_value(const graph::CommGraph& graph, const Allocation& alloc, const Mapping& m,
+                       const MapOptions& options) {
+  if (options.objective == Objective::hop_bytes) return metrics::hop_bytes(graph, alloc, m);
+  const auto routing = topology::make_routing_model(alloc.grid(), options.routing);
+  return metrics::max_channel_load(graph, alloc, m, *routing);
+}
+
+}  // namespace
+
+Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
+  if (!options.parameter.empty()) throw InputError("split: takes no parameter, got '" + options.parameter + "'");
+  const NodeGeometry geometry(alloc);
+  const TaskId n = graph.num_tasks();
+  const auto detected = graph::detect_grid_shape(graph);
+  const std::vector<int> shape = detected ? *detected : virtual_shape(n, alloc);
+  const int dims = static_cast<int>(shape.size());
+  const std::vector<TaskId> rank_order = identity_mapping(n);
+  Mapping best = Splitter(alloc, geometry, lay_out(rank_order, shape), dims).run();
+  if (detected) return best;
+  // Without grid structure the rank order may mean nothing; a bandwidth-reducing order of the
+  // graph keeps neighbours in nearby positions of the virtual grid. Keep whichever scores better.
+  Mapping by_graph = Splitter(alloc, geometry, lay_out(cuthill_mckee_order(graph), shape), dims).run();
+  if (objective_value(graph, alloc, by_graph, options) < objective_value(graph, alloc, best, options))
+    best = std::move(by_graph);
+  return best;
+}
+
+}  // namespace rankmap::mapping
