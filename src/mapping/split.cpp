@@ -1,4 +1,6 @@
 // split: recursive bisection of the task grid and the allocation together (Deveci et al., Blue Waters).
+#include "node_geometry.hpp"
+
 #include <rankmap/graph/grid_structure.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
@@ -41,49 +43,6 @@ Span span_of(std::vector<int> values, int extent, bool torus) {
     }
   return {values[(widest + 1) % m], extent - widest_gap + 1};
 }
-
-/// The allocated nodes with their coordinates and the dense indices of their grid neighbours.
-class NodeGeometry {
- public:
-  explicit NodeGeometry(const Allocation& alloc) : grid_(alloc.grid()), nd_(grid_.ndims()) {
-    const int n = alloc.num_nodes();
-    coords_.resize(static_cast<std::size_t>(n) * nd_);
-    neighbors_.assign(static_cast<std::size_t>(n) * nd_ * 2, -1);
-    std::vector<std::pair<NodeId, int>> sorted(n);
-    for (int i = 0; i < n; ++i) sorted[i] = {alloc.node(i), i};
-    std::sort(sorted.begin(), sorted.end());
-    const auto dense = [&](NodeId node) {
-      const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<NodeId, int>{node, -1});
-      return it != sorted.end() && it->first == node ? it->second : -1;
-    };
-    for (int i = 0; i < n; ++i) {
-      const NodeId node = alloc.node(i);
-      for (int d = 0; d < nd_; ++d) {
-        coords_[i * nd_ + d] = grid_.coord(node, d);
-        if (grid_.extent(d) < 2) continue;
-        for (const Direction dir : {Direction::plus, Direction::minus}) {
-          const NodeId next = grid_.neighbor(node, d, dir);
-          if (next >= 0) neighbors_[(i * nd_ + d) * 2 + static_cast<int>(dir)] = dense(next);
-        }
-      }
-    }
-  }
-
-  const Grid& grid() const { return grid_; }
-  int ndims() const { return nd_; }
-  int coord(int node, int d) const { return coords_[node * nd_ + d]; }
-  int neighbor(int node, int d, Direction dir) const { return neighbors_[(node * nd_ + d) * 2 + static_cast<int>(dir)]; }
-  /// A torus of extent 2 has one link of double capacity between its two nodes; count it from coordinate 0 only.
-  bool counts_link(int node, int d, Direction dir) const {
-    return !(grid_.is_torus(d) && grid_.extent(d) == 2 && (dir == Direction::minus || coord(node, d) == 1));
-  }
-
- private:
-  const Grid& grid_;
-  int nd_;
-  std::vector<int> coords_;
-  std::vector<int> neighbors_;
-};
 
 /// A candidate bisection of a piece of the allocation: the first `left` nodes in the order along `dim` go left.
 struct NodeCut {
