@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <limits>
 #include <thread>
 
@@ -13,7 +14,12 @@ namespace grasp {
 
 QapProblem::QapProblem(const graph::CommGraph& graph, const topology::Allocation& alloc)
     : alloc_(alloc), sym_(graph.symmetrized()), geo_(alloc), capacity_(alloc.num_nodes()) {
-  for (int m = 0; m < alloc.num_nodes(); ++m) capacity_[m] = static_cast<int>(alloc.slots_of_node(m).size());
+  const int n = alloc.num_nodes();
+  for (int m = 0; m < n; ++m) capacity_[m] = static_cast<int>(alloc.slots_of_node(m).size());
+  if (n > kTableNodes || alloc.grid().diameter() > UINT16_MAX) return;
+  table_.resize(static_cast<std::size_t>(n) * n);
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) table_[static_cast<std::size_t>(a) * n + b] = static_cast<std::uint16_t>(geo_.hops(a, b));
 }
 
 double QapProblem::flow(TaskId a, TaskId b) const {

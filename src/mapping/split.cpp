@@ -64,11 +64,14 @@ bool better(const NodeCut& a, const NodeCut& b, int n) {
 /// Recursive co-bisection of tasks and nodes; writes slot_of for every task it places.
 class Splitter {
  public:
-  Splitter(const Allocation& alloc, const NodeGeometry& geometry, std::vector<int> task_coords, int task_dims)
+  /// task_dim_of[d] is the task-grid dimension that corresponds to grid dimension d, or -1.
+  Splitter(const Allocation& alloc, const NodeGeometry& geometry, std::vector<int> task_coords, int task_dims,
+           std::vector<int> task_dim_of)
       : alloc_(alloc),
         geo_(geometry),
         task_coords_(std::move(task_coords)),
         task_dims_(task_dims),
+        task_dim_of_(std::move(task_dim_of)),
         piece_(alloc.num_nodes(), -1),
         left_side_(alloc.num_nodes(), 0) {}
 
@@ -90,16 +93,18 @@ class Splitter {
       for (std::size_t i = 0; i < tasks.size(); ++i) slot_of_[tasks[i]] = slots[i];
       return;
     }
-    const int left = choose_cut(nodes);
+    const auto [left, dim] = choose_cut(nodes);
     std::size_t capacity = 0;
     for (int i = 0; i < left; ++i) capacity += alloc_.slots_of_node(nodes[i]).size();
-    order_tasks(tasks);
+    partition_tasks(tasks, task_dim_of_[dim], capacity);
     split(nodes.first(left), tasks.first(capacity));
     split(nodes.subspan(left), tasks.subspan(capacity));
   }
 
-  /// Sorts the tasks across their widest task-grid dimension, so a prefix is a compact sub-box.
-  void order_tasks(std::span<TaskId> tasks) const {
+  /// Puts the `left` tasks lowest along their widest task-grid dimension first, a compact sub-box.
+  /// Among equally wide dimensions, the one matching the nodes' cut (`preferred`) wins, so that
+  /// a task grid shaped like the allocation is cut exactly like it.
+  void partition_tasks(std::span<TaskId> tasks, int preferred, std::size_t left) const {
     int best_dim = 0, best_spread = -1;
     for (int d = 0; d < task_dims_; ++d) {
       int lo = INT32_MAX, hi = INT32_MIN;
@@ -107,12 +112,12 @@ class Splitter {
         lo = std::min(lo, task_coord(t, d));
         hi = std::max(hi, task_coord(t, d));
       }
-      if (hi - lo > best_spread) {
+      if (hi - lo > best_spread || (hi - lo == best_spread && d == preferred)) {
         best_spread = hi - lo;
         best_dim = d;
       }
     }
-    std::sort(tasks.begin(), tasks.end(), [&](TaskId a, TaskId b) {
+    std::nth_element(tasks.begin(), tasks.begin() + left, tasks.end(), [&](TaskId a, TaskId b) {
       const int ca = task_coord(a, best_dim), cb = task_coord(b, best_dim);
       return ca != cb ? ca < cb : a < b;
     });
@@ -120,8 +125,8 @@ class Splitter {
 
   int task_coord(TaskId t, int d) const { return task_coords_[static_cast<std::size_t>(t) * task_dims_ + d]; }
 
-  /// Reorders `nodes` along the chosen dimension and returns how many of them go left.
-  int choose_cut(std::span<int> nodes) {
+  /// Reorders `nodes` along the chosen dimension; returns how many of them go left, and the dimension.
+  std::pair<int, int> choose_cut(std::span<int> nodes) {
     const int n = static_cast<int>(nodes.size());
     ++stamp_;
     for (int u : nodes) piece_[u] = stamp_;
@@ -153,7 +158,7 @@ class Splitter {
       if (improved) best_order = std::move(order);
     }
     std::copy(best_order.begin(), best_order.end(), nodes.begin());
-    return best.left;
+    return {best.left, best.dim};
   }
 
   /// Cuts between consecutive occupied planes of dimension d that keep a quarter of the nodes on each
@@ -207,23 +212,32 @@ class Splitter {
   const NodeGeometry& geo_;
   std::vector<int> task_coords_;
   int task_dims_;
+  std::vector<int> task_dim_of_;
   std::vector<int> piece_;
   std::vector<char> left_side_;
   int stamp_ = 0;
   Mapping slot_of_;
 };
 
-/// The virtual task grid: the prime factors of P, largest first, each multiplied into the
-/// dimension whose allocation spread is largest relative to the task extent given so far.
-std::vector<int> virtual_shape(TaskId num_tasks, const Allocation& alloc) {
+/// The allocation's spread along every grid dimension.
+std::vector<int> allocation_spreads(const Allocation& alloc) {
   const Grid& grid = alloc.grid();
   std::vector<int> spreads;
   for (int d = 0; d < grid.ndims(); ++d) {
     std::vector<int> values(alloc.num_nodes());
     for (int i = 0; i < alloc.num_nodes(); ++i) values[i] = grid.coord(alloc.node(i), d);
-    const int spread = span_of(values, grid.extent(d), grid.is_torus(d)).spread;
-    if (spread > 1) spreads.push_back(spread);
+    spreads.push_back(span_of(values, grid.extent(d), grid.is_torus(d)).spread);
   }
+  return spreads;
+}
+
+/// The virtual task grid: the prime factors of P, largest first, each multiplied into the
+/// dimension whose allocation spread is largest relative to the task extent given so far.
+/// Its dimensions are the grid dimensions along which the allocation spreads, in order.
+std::vector<int> virtual_shape(TaskId num_tasks, const std::vector<int>& all_spreads) {
+  std::vector<int> spreads;
+  for (int spread : all_spreads)
+    if (spread > 1) spreads.push_back(spread);
   if (spreads.empty()) spreads.push_back(1);
   std::vector<int> primes;
   int rest = num_tasks;
@@ -283,14 +297,20 @@ Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const 
   const NodeGeometry geometry(alloc);
   const TaskId n = graph.num_tasks();
   const auto detected = graph::detect_grid_shape(graph);
-  const std::vector<int> shape = detected ? *detected : virtual_shape(n, alloc);
+  const std::vector<int> spreads = allocation_spreads(alloc);
+  const std::vector<int> shape = detected ? *detected : virtual_shape(n, spreads);
   const int dims = static_cast<int>(shape.size());
+  // The task grid corresponds to the allocation when it has one dimension per spread-out grid dimension.
+  std::vector<int> task_dim_of(spreads.size(), -1);
+  if (static_cast<std::size_t>(dims) == static_cast<std::size_t>(std::count_if(spreads.begin(), spreads.end(), [](int s) { return s > 1; })))
+    for (int d = 0, next = 0; d < static_cast<int>(spreads.size()); ++d)
+      if (spreads[d] > 1) task_dim_of[d] = next++;
   const std::vector<TaskId> rank_order = identity_mapping(n);
-  Mapping best = Splitter(alloc, geometry, lay_out(rank_order, shape), dims).run();
+  Mapping best = Splitter(alloc, geometry, lay_out(rank_order, shape), dims, task_dim_of).run();
   if (detected) return best;
   // Without grid structure the rank order may mean nothing; a bandwidth-reducing order of the
   // graph keeps neighbours in nearby positions of the virtual grid. Keep whichever scores better.
-  Mapping by_graph = Splitter(alloc, geometry, lay_out(cuthill_mckee_order(graph), shape), dims).run();
+  Mapping by_graph = Splitter(alloc, geometry, lay_out(cuthill_mckee_order(graph), shape), dims, task_dim_of).run();
   if (objective_value(graph, alloc, by_graph, options) < objective_value(graph, alloc, best, options))
     best = std::move(by_graph);
   return best;

@@ -74,13 +74,20 @@ long local_search(const QapProblem& problem, std::vector<int>& node_of, const De
   std::vector<TaskId> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::vector<int> mark(problem.num_nodes(), -1), partners;
+  std::vector<char> active(n, 1);
+  const auto wake = [&](TaskId t) {
+    active[t] = 1;
+    for (TaskId u : problem.flows().out_neighbors(t)) active[u] = 1;
+  };
   long swaps = 0;
   int stamp = 0;
   for (bool improved = true; improved;) {
     improved = false;
     std::shuffle(order.begin(), order.end(), rng);
     for (TaskId a : order) {
+      if (!active[a]) continue;
       if (deadline && deadline->passed()) return swaps;
+      active[a] = 0;
       const int home = node_of[a];
       partner_nodes(problem, node_of, a, mark, ++stamp, partners);
       double best = -epsilon;
@@ -97,6 +104,8 @@ long local_search(const QapProblem& problem, std::vector<int>& node_of, const De
       occupancy.swap(a, home, best_partner, there);
       node_of[a] = there;
       node_of[best_partner] = home;
+      wake(a);
+      wake(best_partner);
       ++swaps;
       improved = true;
     }
