@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets everything up on Debian 12 and runs every test: unit and tool tests once, MPI tests
+# under both Open MPI and MPICH, and each fuzz target for a bounded time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+jobs=$(nproc)
+
+# The core and the tool are MPI-independent, so their tests are built and run in the Open MPI
+# tree only; the MPICH tree builds what depends on MPI.
+configure_and_build() {
+  local mpi=$1; shift
+  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake --build "build-$mpi" -j"$jobs"
+}
+configure_and_build openmpi
+configure_and_build mpich -DRANKMAP_BUILD_UNIT_TESTS=OFF -DRANKMAP_BUILD_TOOLS=OFF -DRANKMAP_BUILD_BENCH=OFF
+
+ctest --test-dir build-openmpi -L 'unit|tool' -j"$jobs" --output-on-failure
+for mpi in openmpi mpich; do
+  if ctest --test-dir "build-$mpi" -L mpi -N | grep -q 'Total Tests: [1-9]'; then
+    ctest --test-dir "build-$mpi" -L mpi -j"$jobs" --output-on-failure
+  fi
+done
+
+if [ -x scripts/run-fuzzers.sh ]; then
+  scripts/run-fuzzers.sh "${RANKMAP_FUZZ_SECONDS:-20}"
+fi
+echo "test.sh: all tests passed"
