@@ -1,5 +1,7 @@
 // grasp: greedy randomised adaptive search on the hop-bytes quadratic assignment (Li, Pardalos, Resende).
 #include "grasp.hpp"
+#include "greedy_embedding.hpp"
+#include "slot_layout.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,9 +15,8 @@ namespace rankmap::mapping {
 namespace grasp {
 
 QapProblem::QapProblem(const graph::CommGraph& graph, const topology::Allocation& alloc)
-    : alloc_(alloc), sym_(graph.symmetrized()), geo_(alloc), capacity_(alloc.num_nodes()) {
+    : alloc_(alloc), sym_(graph.symmetrized()), geo_(alloc), capacity_(detail::node_slot_counts(alloc)) {
   const int n = alloc.num_nodes();
-  for (int m = 0; m < n; ++m) capacity_[m] = static_cast<int>(alloc.slots_of_node(m).size());
   if (n > kTableNodes || alloc.grid().diameter() > UINT16_MAX) return;
   table_.resize(static_cast<std::size_t>(n) * n);
   for (int a = 0; a < n; ++a)
@@ -45,12 +46,7 @@ std::vector<int> QapProblem::nodes_of(const Mapping& slot_of) const {
   return node_of;
 }
 
-Mapping QapProblem::to_mapping(const std::vector<int>& node_of) const {
-  std::vector<int> next(num_nodes(), 0);
-  Mapping slot_of(node_of.size());
-  for (std::size_t t = 0; t < node_of.size(); ++t) slot_of[t] = alloc_.slots_of_node(node_of[t])[next[node_of[t]]++];
-  return slot_of;
-}
+Mapping QapProblem::to_mapping(const std::vector<int>& node_of) const { return detail::slots_from_nodes(alloc_, node_of); }
 
 }  // namespace grasp
 

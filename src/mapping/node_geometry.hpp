@@ -1,9 +1,10 @@
 // The allocated nodes as a small geometric graph: coordinates, allocated neighbours, hop distances.
 #pragma once
 
+#include "grid_search.hpp"
+
 #include <rankmap/topology/allocation.hpp>
 
-#include <cstdlib>
 #include <vector>
 
 namespace rankmap::mapping {
@@ -16,8 +17,8 @@ class NodeGeometry {
 
   const topology::Grid& grid() const { return grid_; }
   int ndims() const { return nd_; }
-  int num_nodes() const { return static_cast<int>(coords_.size() / nd_); }
-  int coord(int node, int d) const { return coords_[static_cast<std::size_t>(node) * nd_ + d]; }
+  int num_nodes() const { return static_cast<int>(coords_.size()); }
+  int coord(int node, int d) const { return coords_[node][d]; }
   /// The allocated node one step along d, or -1 when that grid node is not allocated (or absent).
   int neighbor(int node, int d, topology::Direction dir) const {
     return neighbors_[(static_cast<std::size_t>(node) * nd_ + d) * 2 + static_cast<int>(dir)];
@@ -29,23 +30,12 @@ class NodeGeometry {
              (dir == topology::Direction::minus || coord(node, d) == 1));
   }
   /// Minimal hop count between two allocated nodes, as Grid::hops.
-  int hops(int a, int b) const {
-    int h = 0;
-    const int* ca = &coords_[static_cast<std::size_t>(a) * nd_];
-    const int* cb = &coords_[static_cast<std::size_t>(b) * nd_];
-    for (int d = 0; d < nd_; ++d) {
-      const int delta = std::abs(ca[d] - cb[d]);
-      h += torus_[d] ? std::min(delta, extents_[d] - delta) : delta;
-    }
-    return h;
-  }
+  int hops(int a, int b) const { return detail::hops_between(grid_, coords_[a], coords_[b]); }
 
  private:
   const topology::Grid& grid_;
   int nd_;
-  std::vector<int> extents_;
-  std::vector<char> torus_;
-  std::vector<int> coords_;
+  std::vector<topology::Coords> coords_;
   std::vector<int> neighbors_;
 };
 

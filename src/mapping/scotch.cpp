@@ -1,4 +1,7 @@
 // scotch: Scotch's static mapping of the symmetrized graph onto the allocation's part of the grid.
+#include "mapping/greedy_embedding.hpp"
+#include "mapping/slot_layout.hpp"
+
 #include <rankmap/mapping/mapping.hpp>
 
 #include <cstdint>
@@ -253,8 +256,7 @@ std::pair<GraphArrays, std::vector<SCOTCH_Num>> source_graph(const graph::CommGr
 /// their node first, to the node with room where they add the least hop-bytes.
 void fit_capacities(const graph::CommGraph& sym, const Allocation& alloc, std::vector<int>& node_of) {
   const Grid& grid = alloc.grid();
-  std::vector<int> room(alloc.num_nodes());
-  for (int i = 0; i < alloc.num_nodes(); ++i) room[i] = static_cast<int>(alloc.slots_of_node(i).size());
+  std::vector<int> room = detail::node_slot_counts(alloc);
   for (int node : node_of) --room[node];
   const auto bytes_to = [&](TaskId t, int node) {
     double bytes = 0;
@@ -310,10 +312,7 @@ Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const
     node_of[t] = target.dense_node(parts[t]);
   }
   fit_capacities(sym, alloc, node_of);
-  std::vector<int> next(alloc.num_nodes(), 0);
-  Mapping slot_of(n);
-  for (TaskId t = 0; t < n; ++t) slot_of[t] = alloc.slots_of_node(node_of[t])[next[node_of[t]]++];
-  return slot_of;
+  return detail::slots_from_nodes(alloc, node_of);
 }
 
 }  // namespace rankmap::mapping

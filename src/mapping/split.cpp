@@ -1,7 +1,7 @@
 // split: recursive bisection of the task grid and the allocation together (Deveci et al., Blue Waters).
 #include "node_geometry.hpp"
 
-#include <rankmap/graph/grid_structure.hpp>
+#include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
@@ -296,9 +296,9 @@ Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const 
   if (!options.parameter.empty()) throw InputError("split: takes no parameter, got '" + options.parameter + "'");
   const NodeGeometry geometry(alloc);
   const TaskId n = graph.num_tasks();
-  const auto detected = graph::detect_grid_shape(graph);
+  const std::vector<int> detected = detect_task_grid(graph);
   const std::vector<int> spreads = allocation_spreads(alloc);
-  const std::vector<int> shape = detected ? *detected : virtual_shape(n, spreads);
+  const std::vector<int> shape = !detected.empty() ? detected : virtual_shape(n, spreads);
   const int dims = static_cast<int>(shape.size());
   // The task grid corresponds to the allocation when it has one dimension per spread-out grid dimension.
   std::vector<int> task_dim_of(spreads.size(), -1);
@@ -307,7 +307,7 @@ Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const 
       if (spreads[d] > 1) task_dim_of[d] = next++;
   const std::vector<TaskId> rank_order = identity_mapping(n);
   Mapping best = Splitter(alloc, geometry, lay_out(rank_order, shape), dims, task_dim_of).run();
-  if (detected) return best;
+  if (!detected.empty()) return best;
   // Without grid structure the rank order may mean nothing; a bandwidth-reducing order of the
   // graph keeps neighbours in nearby positions of the virtual grid. Keep whichever scores better.
   Mapping by_graph = Splitter(alloc, geometry, lay_out(cuthill_mckee_order(graph), shape), dims, task_dim_of).run();

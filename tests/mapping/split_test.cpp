@@ -1,7 +1,6 @@
 // Tests of split: valid permutations everywhere, and exact answers on grids where they are obvious.
 #include "factories.hpp"
 
-#include <rankmap/graph/grid_structure.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/dilation.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
@@ -16,13 +15,6 @@ namespace {
 
 using topology::Allocation;
 using topology::Grid;
-
-TEST(GridShape, RecognisesStencilsAndRejectsRandomGraphs) {
-  EXPECT_EQ(graph::detect_grid_shape(testing::grid_graph(8, 8)), (std::vector<int>{8, 8}));
-  EXPECT_EQ(graph::detect_grid_shape(testing::grid_graph(4, 6)), (std::vector<int>{4, 6}));
-  EXPECT_EQ(graph::detect_grid_shape(testing::path_graph(7)), (std::vector<int>{7}));
-  EXPECT_EQ(graph::detect_grid_shape(testing::random_graph(64, 4, 3)), std::nullopt);
-}
 
 TEST(Split, TwoDimensionalStencilOnMatchingMeshHasDilationOne) {
   const auto graph = testing::grid_graph(8, 8);
