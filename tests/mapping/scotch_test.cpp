@@ -17,15 +17,9 @@ Mapping scotch(const graph::CommGraph& graph, const Allocation& alloc, const cha
   return run_chain(chain, all_algorithms(), graph, alloc, MapOptions{});
 }
 
-graph::CommGraph ring(TaskId n) {
-  std::vector<graph::Edge> edges;
-  for (TaskId t = 0; t < n; ++t) testing::add_pair(edges, t, (t + 1) % n, 1);
-  return graph::CommGraph::from_edges(n, edges);
-}
-
 TEST(Scotch, RingOnRingTorusIsOneHopPerEdge) {
   // 8-task ring on torus:8: the only optimal layouts are rotations and reflections, hop-bytes 16.
-  const auto graph = ring(8);
+  const auto graph = testing::ring_graph(8);
   const Allocation alloc = Allocation::full(Grid::parse("torus:8"), 1);
   const Mapping m = scotch(graph, alloc);
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, m), 16);
@@ -54,7 +48,7 @@ TEST(Scotch, LinesOfNodesListedOutOfOrderOnEveryKindOfArchitecture) {
   };
   const std::vector<Case> cases = {{"mesh:4x6", {14, 12, 17, 13, 16, 15}, testing::path_graph(6)},
                                    {"mesh:2x3x4", {22, 20, 23, 21}, testing::path_graph(4)},
-                                   {"grid:3x5:torus=01", {7, 5, 9, 6, 8}, ring(5)}};
+                                   {"grid:3x5:torus=01", {7, 5, 9, 6, 8}, testing::ring_graph(5)}};
   for (const Case& c : cases)
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const Allocation alloc = Allocation::of_nodes(Grid::parse(c.grid), c.nodes, 1);
@@ -77,19 +71,13 @@ TEST(Scotch, ConcentratesCliquesIntoNodes) {
   // Four 4-task cliques, joined in a ring by light edges, on 4 nodes of 4 slots: each clique must
   // fill one node, leaving only the 4 light ring edges (1 byte each way) on the network, one hop
   // each on the 2x2 torus: hop-bytes 8.
-  std::vector<graph::Edge> edges;
-  for (TaskId c = 0; c < 4; ++c) {
-    for (TaskId a = 0; a < 4; ++a)
-      for (TaskId b = a + 1; b < 4; ++b) testing::add_pair(edges, 4 * c + a, 4 * c + b, 100);
-    testing::add_pair(edges, 4 * c, 4 * ((c + 1) % 4) + 1, 1);
-  }
-  const auto graph = graph::CommGraph::from_edges(16, edges);
+  const auto graph = testing::clique_ring(4, 4, 100, 1, false);
   const Allocation alloc = Allocation::full(Grid::parse("torus:2x2"), 4);
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc)), 8);
 }
 
 TEST(Scotch, StrategyParameter) {
-  const auto graph = ring(6);
+  const auto graph = testing::ring_graph(6);
   const Allocation alloc = Allocation::full(Grid::parse("torus:6"), 1);
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc, "scotch:quality")), 12);
   EXPECT_THROW(scotch(graph, alloc, "scotch:best"), InputError);
