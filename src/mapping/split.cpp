@@ -290,29 +290,46 @@ double objective_value(const graph::CommGraph& graph, const Allocation& alloc, c
   return metrics::max_channel_load(graph, alloc, m, *routing);
 }
 
+/// task_dim_of[d]: the task-grid dimension matching grid dimension d, when the task grid has one
+/// dimension per grid dimension the allocation spreads along (in the same order); else -1.
+std::vector<int> matching_dimensions(const std::vector<int>& shape, const std::vector<int>& spreads) {
+  std::vector<int> task_dim_of(spreads.size(), -1);
+  const auto spread_out = std::count_if(spreads.begin(), spreads.end(), [](int s) { return s > 1; });
+  if (shape.size() != static_cast<std::size_t>(spread_out)) return task_dim_of;
+  for (int d = 0, next = 0; d < static_cast<int>(spreads.size()); ++d)
+    if (spreads[d] > 1) task_dim_of[d] = next++;
+  return task_dim_of;
+}
+
 }  // namespace
 
 Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
   if (!options.parameter.empty()) throw InputError("split: takes no parameter, got '" + options.parameter + "'");
   const NodeGeometry geometry(alloc);
   const TaskId n = graph.num_tasks();
-  const std::vector<int> detected = detect_task_grid(graph);
   const std::vector<int> spreads = allocation_spreads(alloc);
-  const std::vector<int> shape = !detected.empty() ? detected : virtual_shape(n, spreads);
-  const int dims = static_cast<int>(shape.size());
-  // The task grid corresponds to the allocation when it has one dimension per spread-out grid dimension.
-  std::vector<int> task_dim_of(spreads.size(), -1);
-  if (static_cast<std::size_t>(dims) == static_cast<std::size_t>(std::count_if(spreads.begin(), spreads.end(), [](int s) { return s > 1; })))
-    for (int d = 0, next = 0; d < static_cast<int>(spreads.size()); ++d)
-      if (spreads[d] > 1) task_dim_of[d] = next++;
-  const std::vector<TaskId> rank_order = identity_mapping(n);
-  Mapping best = Splitter(alloc, geometry, lay_out(rank_order, shape), dims, task_dim_of).run();
-  if (!detected.empty()) return best;
-  // Without grid structure the rank order may mean nothing; a bandwidth-reducing order of the
-  // graph keeps neighbours in nearby positions of the virtual grid. Keep whichever scores better.
-  Mapping by_graph = Splitter(alloc, geometry, lay_out(cuthill_mckee_order(graph), shape), dims, task_dim_of).run();
-  if (objective_value(graph, alloc, by_graph, options) < objective_value(graph, alloc, best, options))
-    best = std::move(by_graph);
+  const std::vector<int> virtual_grid = virtual_shape(n, spreads);
+  // Two candidate task grids, each mapped, and the better by the objective kept. A graph with grid
+  // structure: its own grid, or the virtual grid in rank order, since detection can find a grid
+  // that fits the edges but not the machine (a binomial tree is a hypercube stencil). Otherwise:
+  // the virtual grid in rank order, or in Cuthill-McKee order, which keeps neighbours in nearby
+  // positions when rank order means nothing.
+  std::vector<std::pair<std::vector<int>, std::vector<TaskId>>> candidates;
+  const std::vector<int> detected = detect_task_grid(graph);
+  candidates.emplace_back(virtual_grid, identity_mapping(n));
+  if (detected.empty())
+    candidates.emplace_back(virtual_grid, cuthill_mckee_order(graph));
+  else if (detected != virtual_grid)
+    candidates.emplace(candidates.begin(), detected, identity_mapping(n));
+  Mapping best;
+  double best_value = 0;
+  for (const auto& [shape, order] : candidates) {
+    Mapping m = Splitter(alloc, geometry, lay_out(order, shape), static_cast<int>(shape.size()),
+                         matching_dimensions(shape, spreads))
+                    .run();
+    const double value = objective_value(graph, alloc, m, options);
+    if (best.empty() || value < best_value) best = std::move(m), best_value = value;
+  }
   return best;
 }
 
