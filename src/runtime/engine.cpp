@@ -158,6 +158,26 @@ void broadcast_politely(void* data, int bytes, MPI_Comm comm) {
   }
 }
 
+/// Rank 0 decides; the verdict and the permutation then travel together, one broadcast of
+/// 368 + 4n bytes. On return every process holds the verdict, and slot_of when it was applied.
+Header decide_and_broadcast(const Request& req, MPI_Comm comm, int rank, const std::vector<int>& edges, TaskId n,
+                            const Placement& placement, std::vector<SlotId>& slot_of) {
+  Header header;
+  std::vector<char> verdict(sizeof header + sizeof(SlotId) * static_cast<std::size_t>(n));
+  if (rank == kRoot) {
+    header = decide_on_root(req, edges, n, placement, slot_of);
+    std::memcpy(verdict.data(), &header, sizeof header);
+    if (header.applied) std::memcpy(verdict.data() + sizeof header, slot_of.data(), sizeof(SlotId) * slot_of.size());
+  }
+  broadcast_politely(verdict.data(), static_cast<int>(verdict.size()), comm);
+  std::memcpy(&header, verdict.data(), sizeof header);
+  if (header.applied) {
+    slot_of.resize(static_cast<std::size_t>(n));
+    std::memcpy(slot_of.data(), verdict.data() + sizeof header, sizeof(SlotId) * slot_of.size());
+  }
+  return header;
+}
+
 void report(const Request& req, int rank, TaskId n, const Decision& d) {
   const Config& config = runtime_state().config.config;
   if (rank != kRoot || config.report.empty()) return;
@@ -213,7 +233,9 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
   }
   const Agreement agreement = agree(comm, check, prepared, args_hash);
   if (agreement.invalid) {
-    if (!check.error.empty()) log_once(std::string(req.name()) + check.error, std::string(req.name()) + ": " + check.error);
+    // The process that found the problem says what it is; the error handler runs everywhere.
+    const std::string message = std::string(req.name()) + ": " + check.error;
+    if (!check.error.empty()) log_once(message, message);
     return raise_invalid(comm, result);
   }
   const TaskId n = req.num_tasks(size);
@@ -221,22 +243,14 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
   if (n < 2) return req.call_mpi(reorder, result);
 
   const PlacementResult placement = placement_of(comm, agreement.gather_placement);
-  if (!placement.placement) return fall_back(req, rank, n, "no placement: " + placement.failure, reorder, result, outcome);
+  if (!placement.placement)
+    return fall_back(req, rank, n, "no placement: " + placement.failure, reorder, result, outcome);
 
   std::vector<int> edges;
   if (!gather_edges(req, comm, rank, size, edges))
     return fall_back(req, rank, n, "the graph has more than 2^31 entries", reorder, result, outcome);
-  // The verdict and the permutation travel together: one broadcast of 368 + 4n bytes.
   std::vector<SlotId> slot_of;
-  Header header;
-  std::vector<char> verdict(sizeof header + sizeof(SlotId) * static_cast<std::size_t>(n));
-  if (rank == kRoot) {
-    header = decide_on_root(req, edges, n, *placement.placement, slot_of);
-    std::memcpy(verdict.data(), &header, sizeof header);
-    if (header.applied) std::memcpy(verdict.data() + sizeof header, slot_of.data(), sizeof(SlotId) * slot_of.size());
-  }
-  broadcast_politely(verdict.data(), static_cast<int>(verdict.size()), comm);
-  std::memcpy(&header, verdict.data(), sizeof header);
+  const Header header = decide_and_broadcast(req, comm, rank, edges, n, *placement.placement, slot_of);
   if (header.status == Header::invalid) {
     if (rank == kRoot) log_once(header.note, std::string(req.name()) + ": " + header.note);
     return raise_invalid(comm, result);
@@ -248,9 +262,6 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
     fill(outcome, decision, {});
     return req.call_mpi(0, result);
   }
-  slot_of.resize(static_cast<std::size_t>(n));
-  std::memcpy(slot_of.data(), verdict.data() + sizeof header, sizeof(SlotId) * slot_of.size());
-
   const MPI_Comm renumbered = renumbered_communicator(comm, slot_of);
   const int rc = req.build(renumbered, slot_of, rank, result);
   fill(outcome, decision, std::move(slot_of));
