@@ -59,6 +59,7 @@ class GreedyPlacer {
   NextItem next_;
   Target target_;
   NodeLookup lookup_;
+  RingOffsets rings_;  ///< as many rings as a search visits before it scans the open nodes instead
   std::vector<topology::Coords> coords_;  ///< of every dense node
   std::vector<double> total_weight_;      ///< bytes of each item
   std::vector<TaskId> items_by_weight_;   ///< component starts: most bytes, then most neighbours first

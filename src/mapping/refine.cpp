@@ -4,14 +4,13 @@
 #include "parameter.hpp"
 #include "swap_state.hpp"
 
-#include <chrono>
 #include <random>
 
 namespace rankmap::mapping {
 
 namespace {
 
-constexpr int kClockEvery = 8;                ///< attempts between two looks at the clock
+constexpr int kClockEvery = 4;                ///< attempts between two looks at the clock
 constexpr long long kMinStaleAttempts = 20000;  ///< give up after max(this, 20 P) fruitless attempts in a row
 
 Mapping starting_mapping(const graph::CommGraph& graph, const MapOptions& options) {
@@ -40,9 +39,10 @@ class SwapPicker {
   }
 
   TaskId partner(TaskId a) {
-    const auto near = state_.neighbours().out_neighbors(a);
-    if (near.empty() || rng_() % 2 == 0) return random_task();
-    int node = state_.node_of(near[rng_() % near.size()]);
+    if (rng_() % 2 == 0) return random_task();
+    const TaskId near = state_.some_neighbour(a, [&](std::size_t degree) { return rng_() % degree; });
+    if (near < 0) return random_task();
+    int node = state_.node_of(near);
     const topology::Grid& grid = alloc_.grid();
     if (rng_() % 2 == 0) {
       const NodeId next = grid.neighbor(alloc_.node(node), static_cast<int>(rng_() % grid.ndims()),
@@ -67,17 +67,17 @@ class SwapPicker {
 // Starts from options.initial (the previous chain stage; the identity if none), tries swaps
 // until the time budget or `refine:N` attempts are spent, or until max(20000, 20 P) attempts in a
 // row brought nothing, and returns the result only if the objective recomputed from scratch is
-// not worse than the input's. The budget covers the setup and the final check: the search stops
-// early by the setup time (the final check costs about as much) plus 3% of the budget.
+// not worse than the input's. The budget covers the setup and the final check: the setup (routing
+// every flow once) gives up when the budget runs out, and the search stops early by the time
+// the setup's evaluation took (the final check costs the same) plus 3% of the budget.
 Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const Deadline budget(options.time_budget_ms);
   const long long max_attempts = detail::count_parameter(options, "refine", 0);
   Mapping initial = starting_mapping(graph, options);
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
-  detail::SwapState state(graph, alloc, options, initial);
-  const double setup_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const Deadline deadline(options.time_budget_ms * 0.97 - 2 * setup_ms);
+  detail::SwapState state(graph, alloc, options, initial, budget);
+  if (!state.ready()) return initial;
+  const Deadline deadline(budget.remaining_ms() - 1.1 * state.evaluation_ms() - 0.03 * options.time_budget_ms);
   SwapPicker pick(state, alloc, options.seed);
   const long long stale_limit = std::max<long long>(kMinStaleAttempts, 20LL * graph.num_tasks());
   long long stale = 0;

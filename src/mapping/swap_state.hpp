@@ -31,9 +31,15 @@ class MaxTree {
 /// a swap is kept if it lowers hop-bytes.
 class SwapState {
  public:
+  /// Routes every flow of the initial mapping once. Gives up, leaving ready() false, if `deadline`
+  /// passes meanwhile.
   SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-            Mapping initial);
+            Mapping initial, const Deadline& deadline);
   ~SwapState();
+
+  bool ready() const noexcept { return ready_; }
+  /// How long computing the initial objective took: about what exact_objective() costs.
+  double evaluation_ms() const noexcept { return evaluation_ms_; }
 
   /// The objective of the current mapping as tracked incrementally.
   double objective() const;
@@ -48,8 +54,16 @@ class SwapState {
   const Mapping& mapping() const noexcept { return slot_of_; }
   TaskId task_at(SlotId s) const { return task_of_slot_[s]; }
   int node_of(TaskId t) const { return node_[t]; }
-  /// Bytes between tasks in both directions, for choosing swap partners.
-  const graph::CommGraph& neighbours() const noexcept { return sym_; }
+  /// A task t sends to or receives from, chosen by `pick` in 0..degree-1 of its out- then in-edges;
+  /// -1 if t has no edges.
+  template <typename Pick>
+  TaskId some_neighbour(TaskId t, Pick&& pick) const {
+    const auto out = graph_.out_neighbors(t);
+    const std::size_t in = static_cast<std::size_t>(in_offsets_[t + 1] - in_offsets_[t]);
+    if (out.empty() && in == 0) return -1;
+    const std::size_t k = pick(out.size() + in);
+    return k < out.size() ? out[k] : in_sources_[static_cast<std::size_t>(in_offsets_[t]) + k - out.size()];
+  }
   const NodeLookup& node_lookup() const noexcept { return lookup_; }
   /// Under MCL, the tasks with an edge whose route may cross the most loaded channel (all minimal
   /// paths are considered, so this is a superset for every routing model); recomputed when that
@@ -58,6 +72,9 @@ class SwapState {
 
  private:
   void add_flow(int src, int dst, double bytes);
+  void initial_loads(const Deadline& deadline);
+  template <typename Visit>
+  void for_each_in_edge(TaskId t, Visit&& visit) const;
   bool try_swap_mcl(TaskId a, TaskId b);
   bool try_swap_hop_bytes(TaskId a, TaskId b);
   void swap(TaskId a, TaskId b);
@@ -65,8 +82,11 @@ class SwapState {
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   NodeLookup lookup_;
-  graph::CommGraph sym_;
-  graph::CommGraph in_;  ///< the transposed graph (MCL only)
+  std::vector<std::int64_t> in_offsets_;  ///< in-edges in CSR form, by a counting sort
+  std::vector<TaskId> in_sources_;
+  std::vector<double> in_weights_;
+  bool ready_ = false;
+  double evaluation_ms_ = 0;
   std::unique_ptr<topology::RoutingModel> routing_;
   Mapping slot_of_;
   std::vector<TaskId> task_of_slot_;
