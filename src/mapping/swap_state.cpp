@@ -112,7 +112,8 @@ void SwapState::initial_loads(const Deadline& deadline) {
     routing_->add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
   }
   initial_objective_ = metrics::max_channel_load(loads);
-  for (double l : loads) sum_squares_ += l * l;
+  inv_scale_ = initial_objective_ > 0 ? 1.0 / initial_objective_ : 1.0;
+  for (double l : loads) sum_penalty_ += penalty(l);
   loads_ = std::make_unique<MaxTree>(loads);
   delta_.assign(loads.size(), 0.0);
   marked_.assign(loads.size(), 0);
@@ -189,29 +190,42 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
     if (bytes != 0) add_flow(flows_[i].src, flows_[i].dst, bytes);
     i = j;
   }
+  const bool better = judge_and_apply();
+  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
+  touched_.clear();
+  if (better) swap(a, b);
+  return better;
+}
+
+// Most rejected swaps push some channel above the MCL, which the loads alone show; and when the
+// hottest channel is untouched the MCL cannot drop, so only the secondary measure decides. The
+// tree is updated only when the swap is kept or the hottest channel is among those it changes.
+bool SwapState::judge_and_apply() {
   const double old_max = loads_->max();
-  double squares_delta = 0;
-  saved_.clear();
+  const std::size_t hottest = loads_->argmax();
+  double penalty_delta = 0, length_delta = 0;
   for (ChannelId c : touched_) {
     const double old = loads_->value(static_cast<std::size_t>(c));
     const double now = old + delta_[c];
-    squares_delta += now * now - old * old;
-    saved_.push_back(old);
-    loads_->set(static_cast<std::size_t>(c), now);
+    if (now > old_max) return false;
+    penalty_delta += penalty(now) - penalty(old);
+    length_delta += delta_[c];
+  }
+  const bool secondary_drops = goal_ == Goal::objective ? penalty_delta < -1e-12 * sum_penalty_
+                                                        : length_delta < -1e-12 * old_max;
+  if (!marked_[hottest] && !secondary_drops) return false;
+  saved_.clear();
+  for (ChannelId c : touched_) {
+    saved_.push_back(loads_->value(static_cast<std::size_t>(c)));
+    loads_->set(static_cast<std::size_t>(c), saved_.back() + delta_[c]);
   }
   const double new_max = loads_->max();
-  const bool better = new_max < old_max - 1e-12 * old_max ||
-                      (new_max <= old_max && squares_delta < -1e-12 * sum_squares_);
-  for (std::size_t i = 0; i < touched_.size(); ++i) {
-    if (!better) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);
-    delta_[touched_[i]] = 0;
-    marked_[touched_[i]] = 0;
+  if ((goal_ == Goal::objective && new_max < old_max - 1e-12 * old_max) || secondary_drops) {
+    sum_penalty_ += penalty_delta;
+    return true;
   }
-  touched_.clear();
-  if (!better) return false;
-  sum_squares_ += squares_delta;
-  swap(a, b);
-  return true;
+  for (std::size_t i = 0; i < touched_.size(); ++i) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);
+  return false;
 }
 
 void SwapState::add_flow(int src, int dst, double bytes) {
