@@ -179,18 +179,24 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   };
   edges_of(a, -1);
   edges_of(b, a);
-  // Flows between the same two nodes are routed once; a removed and an added flow often cancel.
+  // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
+  // removals first: then every added flow only raises loads, and the swap is dropped as soon as
+  // one of them pushes a channel above the MCL, before the rest are routed.
   std::sort(flows_.begin(), flows_.end(),
             [](const Flow& x, const Flow& y) { return x.src != y.src ? x.src < y.src : x.dst < y.dst; });
+  std::size_t merged = 0;
   for (std::size_t i = 0; i < flows_.size();) {
-    double bytes = 0;
-    std::size_t j = i;
-    for (; j < flows_.size() && flows_[j].src == flows_[i].src && flows_[j].dst == flows_[i].dst; ++j)
-      bytes += flows_[j].bytes;
-    if (bytes != 0) add_flow(flows_[i].src, flows_[i].dst, bytes);
-    i = j;
+    Flow f = flows_[i];
+    for (++i; i < flows_.size() && flows_[i].src == f.src && flows_[i].dst == f.dst; ++i) f.bytes += flows_[i].bytes;
+    if (f.bytes != 0) flows_[merged++] = f;
   }
-  const bool better = judge_and_apply();
+  flows_.resize(merged);
+  std::stable_partition(flows_.begin(), flows_.end(), [](const Flow& f) { return f.bytes < 0; });
+  const double ceiling = loads_->max();
+  bool fits = true;
+  for (const Flow& f : flows_)
+    if (!(fits = add_flow(f.src, f.dst, f.bytes, ceiling))) break;
+  const bool better = fits && judge_and_apply();
   for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
   touched_.clear();
   if (better) swap(a, b);
@@ -228,14 +234,17 @@ bool SwapState::judge_and_apply() {
   return false;
 }
 
-void SwapState::add_flow(int src, int dst, double bytes) {
+bool SwapState::add_flow(int src, int dst, double bytes, double ceiling) {
   const topology::Grid& grid = alloc_.grid();
+  bool fits = true;
   shares_.clear();
   routing_->route(alloc_.node(src), alloc_.node(dst), shares_);
   for (const topology::ChannelShare& s : shares_) {
     if (!marked_[s.channel]) marked_[s.channel] = 1, touched_.push_back(s.channel);
     delta_[s.channel] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
+    if (bytes > 0 && loads_->value(static_cast<std::size_t>(s.channel)) + delta_[s.channel] > ceiling) fits = false;
   }
+  return fits;
 }
 
 void SwapState::swap(TaskId a, TaskId b) {

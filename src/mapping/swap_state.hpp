@@ -76,7 +76,8 @@ class SwapState {
   const std::vector<TaskId>& hot_tasks();
 
  private:
-  void add_flow(int src, int dst, double bytes);
+  /// Adds a flow to delta_; false if a positive flow takes some channel above `ceiling`.
+  bool add_flow(int src, int dst, double bytes, double ceiling);
   void initial_loads(const Deadline& deadline);
   template <typename Visit>
   void for_each_in_edge(TaskId t, Visit&& visit) const;
