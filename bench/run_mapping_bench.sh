@@ -31,9 +31,8 @@ out = ["## Mapper speed (issue 3)", "",
        f"{ctx.get('library_build_type', '?')} library) on {ctx.get('num_cpus')} CPUs, load average "
        f"{os.getloadavg()[0]:.1f} when it finished. The machine is shared, so wall time is inflated by the "
        "load; CPU time is the time on one core, and each mapper is also given as a ratio of CPU times to a "
-       "baseline measured in the same run. Instances: periodic 3-D 7-point stencils (`stencil3d`), directed "
-       "random graphs of average out-degree 6 (`random`), and graphs without edges where only the allocation "
-       "matters (`empty`). MCL is under `adaptive` routing.", "",
+       "baseline measured in the same run. Instances from the pattern generator: periodic `stencil3d`, and `random` "
+       "(six random partners per rank), and graphs without edges where only the allocation matters (`empty`). MCL is under `adaptive` routing.", "",
        "| mapper | instance | CPU ms | wall ms | baseline (same run) | baseline CPU ms | ratio | target | MCL / identity's |",
        "|---|---|---:|---:|---|---:|---:|---|---:|"]
 
