@@ -47,8 +47,6 @@ class GreedyPlacer {
   /// Safe to call from several threads at once.
   std::vector<int> place(int start_node = -1) const;
 
-  const topology::Allocation& allocation() const noexcept { return alloc_; }
-  const PlacementProblem& problem() const noexcept { return problem_; }
   int most_central_node() const noexcept { return most_central_; }
 
  private:

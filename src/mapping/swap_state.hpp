@@ -48,7 +48,8 @@ class SwapState {
 
   /// The objective of the current mapping as tracked incrementally.
   double objective() const;
-  /// The objective of the initial mapping, computed from scratch by the metrics functions.
+  /// The objective of the initial mapping, computed from scratch with the same sums, in the same
+  /// order, as the metrics functions.
   double initial_objective() const noexcept { return initial_objective_; }
   /// The objective of the current mapping, computed from scratch by the metrics functions.
   double exact_objective() const;
@@ -72,7 +73,7 @@ class SwapState {
   const NodeLookup& node_lookup() const noexcept { return lookup_; }
   /// Under MCL, the tasks with an edge whose route may cross the most loaded channel (all minimal
   /// paths are considered, so this is a superset for every routing model); recomputed when that
-  /// channel changes. Under hop-bytes, empty.
+  /// channel changes or a swap is kept. Under hop-bytes, empty.
   const std::vector<TaskId>& hot_tasks();
 
  private:
