@@ -9,9 +9,14 @@
 #include <rankmap/metrics/hop_bytes.hpp>
 #include <rankmap/topology/routing.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 namespace rankmap::tools {
 
@@ -24,7 +29,7 @@ struct MapCommandOptions {
   std::string routing = "adaptive";
   double time_budget_ms = 10000;
   std::uint64_t seed = 1;
-  int threads = 1;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int beam = 64;
   std::string output;
 };
@@ -34,6 +39,58 @@ std::string algorithm_names() {
   for (const mapping::AlgorithmInfo& a : mapping::all_algorithms()) names += (names.empty() ? "" : ", ") + std::string(a.name);
   return names;
 }
+
+std::string duration_text(double seconds) {
+  const long s = std::lround(seconds);
+  char text[32];
+  if (s >= 3600) std::snprintf(text, sizeof text, "%ldh%02ldm", s / 3600, s / 60 % 60);
+  else if (s >= 60) std::snprintf(text, sizeof text, "%ldm%02lds", s / 60, s % 60);
+  else std::snprintf(text, sizeof text, "%lds", s);
+  return text;
+}
+
+/// Shows a mapper's progress on stderr: a bar with the ETA redrawn in place on a terminal, a
+/// plain line every 10 s (and at the end) otherwise, so that logs stay short.
+class ProgressReporter {
+ public:
+  ProgressReporter() : terminal_(isatty(STDERR_FILENO) != 0), start_(Clock::now()) {}
+
+  /// Ends the bar's line, if one was drawn.
+  void finish() const {
+    if (shown_ && terminal_) std::fputc('\n', stderr);
+  }
+
+  void operator()(double fraction) {
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double interval = terminal_ ? 0.2 : 10.0;
+    const bool last = fraction >= 1.0 && !finished_;
+    if (!last && (elapsed < 1.0 || std::chrono::duration<double>(now - last_).count() < interval)) return;
+    last_ = now;
+    finished_ = finished_ || last;
+    shown_ = true;
+    const std::string eta = fraction > 0 ? duration_text(elapsed * (1 - fraction) / fraction) : "?";
+    const int percent = static_cast<int>(fraction * 100);
+    if (terminal_) {
+      const int filled = static_cast<int>(fraction * kWidth);
+      std::fprintf(stderr, "\r[%s%s] %3d%%  elapsed %s  ETA %s   ", std::string(filled, '#').c_str(),
+                   std::string(kWidth - filled, '.').c_str(), percent, duration_text(elapsed).c_str(), eta.c_str());
+    } else {
+      std::fprintf(stderr, "progress %d%% elapsed %s eta %s\n", percent, duration_text(elapsed).c_str(), eta.c_str());
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr int kWidth = 30;
+  bool terminal_;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+  bool shown_ = false;
+  bool finished_ = false;
+};
 
 /// Refuses an unknown stage before any file is read, listing the names that exist.
 void check_algorithm(const std::string& chain) {
@@ -68,7 +125,11 @@ void run_map(const MapCommandOptions& o) {
   };
   const double before = score(mapping::identity_mapping(job.graph.num_tasks()));
   const auto start = std::chrono::steady_clock::now();
+  ProgressReporter reporter;
+  options.progress = [&reporter](double fraction) { reporter(fraction); };
   mapping::Mapping slot_of = mapping::run_chain(o.algorithm, mapping::all_algorithms(), job.graph, job.alloc, options);
+  options.progress = nullptr;
+  reporter.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double after = score(slot_of);
 
@@ -106,7 +167,7 @@ void add_map_command(CLI::App& app) {
   map->add_option("--routing", options->routing, "routing model MCL is measured under: adaptive (default), adaptive-hop, dor");
   map->add_option("--time-budget-ms", options->time_budget_ms, "time budget of the whole chain (default 10000)");
   map->add_option("--seed", options->seed, "random seed (default 1)");
-  map->add_option("--threads", options->threads, "threads for algorithms that use them (default 1)");
+  map->add_option("--threads", options->threads, "threads for algorithms that use them (default: every core)");
   map->add_option("--beam", options->beam, "beam width of merging searches such as rahtm (default 64)");
   map->add_option("-o,--output", options->output, "mapping file to write")->required();
   map->callback([options] { run_map(*options); });

@@ -71,15 +71,20 @@ class MergeDriver {
     for (int i = 0; i < alloc.num_nodes(); ++i) alloc_node_of_.emplace(alloc.node(i), i);
   }
 
-  /// Merges every block of a depth, calling done() after each.
-  void merge_depth(int depth, const std::function<void()>& done) {
+  /// Merges every block of a depth; report(block, fraction) hears each block's progress.
+  void merge_depth(int depth, const std::function<void(int, double)>& report) {
     std::vector<std::vector<TaskId>> tasks_of(tree_.num_blocks());
     for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
       const int b = ancestor_[depth][node_of_task_[t]];
       if (b >= 0 && !tree_.block(b).is_leaf()) tasks_of[b].push_back(t);
     }
     for (int b : tree_.blocks_at_depth(depth))
-      if (!tree_.block(b).is_leaf()) merge_block(b, tasks_of[b]), done();
+      if (!tree_.block(b).is_leaf()) {
+        merge_block(b, tasks_of[b], [&report, b](double f) {
+          if (f < 1.0) report(b, f);  // the end is reported once, below
+        });
+        report(b, 1.0);
+      }
   }
 
  private:
@@ -113,7 +118,7 @@ class MergeDriver {
     return child;
   }
 
-  void merge_block(int block, const std::vector<TaskId>& tasks) {
+  void merge_block(int block, const std::vector<TaskId>& tasks, const std::function<void(double)>& report) {
     const Block& b = tree_.block(block);
     std::vector<int> children;  // block indices, in vertex order
     std::vector<int> index_of(tree_.num_blocks(), -1);
@@ -132,7 +137,7 @@ class MergeDriver {
       const int lead = merge_order(merge_children_data, flows, routing_).front();
       merge_children_data[lead].lead_choices = lead_choices(b.box, merge_children_data, lead, alloc_.grid());
     }
-    const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads});
+    const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads, report});
     apply(b.depth, index_of, merge_children_data, result, tasks);
   }
 
@@ -192,11 +197,23 @@ void merge_blocks(const graph::CommGraph& graph, const topology::Allocation& all
                   const topology::RoutingModel& routing, std::vector<int>& node_of_task, const MergeOptions& options,
                   const std::function<void(double)>& report) {
   MergeDriver driver(graph, alloc, tree, routing, node_of_task, options);
-  int total = 0, merged = 0;
-  for (int b = 0; b < tree.num_blocks(); ++b) total += !tree.block(b).is_leaf();
+  // Progress in units of estimated work: a block's flows grow with its slots, and the beam
+  // scores every orientation of a child on its best partial solution and up to 2 * beam of
+  // them on each of the others.
+  std::vector<double> weight(tree.num_blocks(), 0.0);
+  double total = 0, done = 0;
+  for (int b = 0; b < tree.num_blocks(); ++b) {
+    const Block& block = tree.block(b);
+    if (block.is_leaf()) continue;
+    const Box& first_child = tree.block(*std::max_element(block.child_of_vertex.begin(), block.child_of_vertex.end())).box;
+    const double turns = static_cast<double>(box_orientations(first_child, alloc.grid(), options.max_orientations).size());
+    weight[b] = static_cast<double>(block.slots) * (turns + (options.beam - 1) * std::min(turns, 2.0 * options.beam));
+    total += weight[b];
+  }
   for (int depth = tree.height() - 2; depth >= 0; --depth)
-    driver.merge_depth(depth, [&] {
-      if (report) report(static_cast<double>(++merged) / total);
+    driver.merge_depth(depth, [&](int block, double fraction) {
+      if (report) report((done + weight[block] * fraction) / total);
+      if (fraction >= 1.0) done += weight[block];
     });
 }
 

@@ -7,6 +7,7 @@
 #include <rankmap/topology/routing.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace rankmap::rahtm {
@@ -37,12 +38,15 @@ struct BeamResult {
 struct BeamOptions {
   int beam = 64;
   int threads = 1;
+  /// Optional: hears the fraction of children placed, on the calling thread.
+  std::function<void(double)> report;
 };
 
 /// Orients the children one at a time, in decreasing order of their average pairwise MCL (the
 /// MCL of the traffic between two children alone, in their current orientations, averaged over
-/// the siblings). Each step extends every kept partial solution by every orientation of the
-/// next child and keeps the `beam` best, ranked by (exact MCL of all the traffic placed so far
+/// the siblings). Each step extends the best partial solution by every orientation of the next
+/// child, the other kept partial solutions by the 2 * beam orientations that ranked best on it,
+/// and keeps the `beam` best, ranked by (exact MCL of all the traffic placed so far
 /// under `routing`, then the sum of squared loads); only the new child's flows are routed, on
 /// top of the partial solution's loads. Exact duplicates (same load vector) are kept once.
 /// The answer is never worse than giving every child the same orientation, which is also tried.

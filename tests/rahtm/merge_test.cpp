@@ -64,7 +64,7 @@ TEST(Merge, NeverWorseThanTheBestSingleOrientationAndExact) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const Instance in = random_instance(seed, 60);
     for (int beam : {1, 4, 64}) {
-      const BeamResult r = merge_children(in.children, in.flows, *routing, {beam, 2});
+      const BeamResult r = merge_children(in.children, in.flows, *routing, {beam, 2, {}});
       double best_single = 1e300;
       for (std::size_t e = 0; e < in.children[0].cell_image.size(); ++e)
         best_single = std::min(best_single, mcl_of(in, std::vector<int>(4, static_cast<int>(e)), *routing));
@@ -87,7 +87,7 @@ TEST(Merge, ABeamAsWideAsTheSearchSpaceFindsTheOptimum) {
     double best = 1e300;
     for (int combo = 0; combo < 1 << 16; ++combo)
       best = std::min(best, mcl_of(in, {combo & 15, combo >> 4 & 15, combo >> 8 & 15, combo >> 12}, *routing));
-    EXPECT_NEAR(merge_children(in.children, in.flows, *routing, {4096, 2}).mcl, best, 1e-9 * best) << "seed " << seed;
+    EXPECT_NEAR(merge_children(in.children, in.flows, *routing, {4096, 2, {}}).mcl, best, 1e-9 * best) << "seed " << seed;
   }
 }
 

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Runs bench/rahtm_quality (RAHTM against every other mapper, issue 5) and writes the section
+# "## RAHTM (issue 5)" of BENCHMARKS.md, replacing an earlier one.
+#
+#   bench/run_rahtm_bench.sh [BUILD_DIR]      default build/; needs python3; about an hour
+# RAHTM_BENCH_INSTANCES="name ..." limits the run to some instances (names as rahtm_quality prints them).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+cmake --build "$build" --target rahtm_quality >/dev/null
+mkdir -p "$root/bench/results"
+tsv=$root/bench/results/rahtm_quality.tsv
+section=$root/bench/results/rahtm_quality.md
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+start=$(date -u '+%Y-%m-%d %H:%M')
+
+# shellcheck disable=SC2086
+"$build/bench/rahtm_quality" ${RAHTM_BENCH_INSTANCES:-} | tee "$tsv"
+end_load=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$tsv" "$section" "$load" "$end_load" "$cpu" "$start" <<'PY'
+import sys
+path, out, load, end_load, cpu, start = sys.argv[1:7]
+rows = {}
+order = []
+for line in open(path):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 7:
+        continue
+    inst, algo, mcl, ratio, wall, cpu_s, note = f[:7]
+    if inst not in rows:
+        rows[inst] = {}
+        order.append(inst)
+    rows[inst][algo] = dict(mcl=None if mcl == "-" else float(mcl), wall=wall, cpu=cpu_s, note=note)
+
+# The BG/Q orders on 5-D grids; the same orders on the 3-D grid (A, B, C, then T = the slots of a node).
+columns = [("identity", ["identity"]), ("ABCDET", ["dimorder:ABCDET", "dimorder:ABCT"]),
+           ("TABCDE", ["dimorder:TABCDE", "dimorder:TABC"]), ("ACEBDT", ["dimorder:ACEBDT", "dimorder:ACBT"]),
+           ("hilbert", ["hilbert"]), ("mahd+refine", ["mahd+refine"]), ("scotch", ["scotch"]), ("rahtm", ["rahtm"])]
+
+def cell(r, names):
+    for n in names:
+        if n in r:
+            return r[n]
+    return None
+
+lines = ["## RAHTM (issue 5)", "",
+         f"`bench/run_rahtm_bench.sh` (`bench/rahtm_quality.cpp`), started {start} UTC. Machine: {cpu}, 2 cores shared",
+         f"with other jobs: load average {load} at the start, {end_load} at the end, so wall times are inflated;",
+         "the CPU time of the process (both threads) is given next to it.", "",
+         "- Value: MCL under `adaptive` routing (bytes per unit of link capacity on the most loaded channel), lower is better;",
+         "  **bold** = lowest of the row. Every mapper gets `--threads 2`; `mahd+refine` a 60 s budget; rahtm its defaults",
+         "  (beam 64, both hierarchies for uneven grids, CBC on every cube problem of up to 20,000 columns).",
+         "- Graphs: `rankmap gen nas-cg|nas-bt|nas-sp --ranks P`. Allocations: the whole grid with the given ppn;",
+         "  `fragmented128` = 128 nodes of `torus:8x8x8` chosen by `fragmented_nodes(grid, 128, seed 1)`, ppn 8.",
+         "- ABCDET, TABCDE, ACEBDT are `dimorder:` orders (T = the slots of a node); on the 3-D grid the same orders",
+         "  ABCT, TABC, ACBT.", "",
+         "| instance | " + " | ".join(c for c, _ in columns) + " | rahtm / best other | rahtm wall s | rahtm CPU s | target |",
+         "|---|" + "---:|" * len(columns) + "---:|---:|---:|---|"]
+notes = []
+for inst in order:
+    r = rows[inst]
+    values = [cell(r, names) for _, names in columns]
+    mcls = [v["mcl"] for v in values if v and v["mcl"] is not None]
+    best = min(mcls) if mcls else None
+    texts = []
+    for v in values:
+        if not v or v["mcl"] is None:
+            texts.append("–")
+            continue
+        t = f"{v['mcl']:.4g}"
+        texts.append(f"**{t}**" if v["mcl"] == best else t)
+    rahtm = r.get("rahtm")
+    others = [v["mcl"] for (c, _), v in zip(columns, values) if c != "rahtm" and v and v["mcl"] is not None]
+    rel = f"{rahtm['mcl'] / min(others):.3f}" if rahtm and rahtm["mcl"] and others else "–"
+    pattern, tasks = inst.split("/")[0], int(inst.split("/")[1])
+    targets = []
+    if rahtm and rahtm["mcl"] is not None:
+        wall = float(rahtm["wall"])
+        if tasks == 16384:
+            targets.append("lowest: " + ("met" if rahtm["mcl"] <= min(others) else "**missed**"))
+        limit = 30 if tasks <= 1024 else 600
+        targets.append(f"≤ {limit} s: " + ("met" if wall <= limit else "**missed**"))
+        notes.append(f"- {inst}: rahtm {rahtm['note']}")
+    lines.append(f"| {inst} | " + " | ".join(texts) +
+                 f" | {rel} | {rahtm['wall'] if rahtm else '–'} | {rahtm['cpu'] if rahtm else '–'} | {'; '.join(targets)} |")
+lines += ["", "What rahtm did on each instance (clustering chosen; cube problems: distinct ones solved, of all levels;",
+          "proven optimal by CBC):", ""] + notes
+open(out, "w").write("\n".join(lines) + "\n")
+PY
+
+target=$root/BENCHMARKS.md
+[ -f "$target" ] || printf '# Benchmarks\n' > "$target"
+python3 - "$target" "$section" <<'PY'
+import re, sys
+target, section = sys.argv[1:3]
+text, new = open(target).read(), open(section).read()
+heading = "## RAHTM (issue 5)"
+if heading in text:
+    start = text.index(heading)
+    rest = text[start + len(heading):]
+    m = re.search(r"^## ", rest, re.M)
+    end = start + len(heading) + (m.start() if m else len(rest))
+    text = text[:start] + new + ("\n" + text[end:] if m else "")
+else:
+    text = text.rstrip("\n") + "\n\n" + new
+open(target, "w").write(text)
+PY
+cat "$section"
