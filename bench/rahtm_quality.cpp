@@ -1,5 +1,6 @@
 // RAHTM against every other mapper on the issue 5 instances: MCL under adaptive routing and time.
 //
+//   rahtm_quality --list                            the instance names, in the order they run
 //   rahtm_quality [--only ALGO]... [INSTANCE...]   one tab-separated line per (instance, algorithm):
 //   instance  algorithm  mcl  mcl/identity  wall_seconds  cpu_seconds  note
 // (CPU seconds of the whole process, all threads: the machine is shared, so wall time is noisy.)
@@ -41,21 +42,24 @@ graph::CommGraph pattern(const std::string& name, TaskId ranks) {
 std::vector<Instance> instances() {
   const std::vector<std::string> bgq = {"ABCDET", "TABCDE", "ACEBDT"};
   const std::vector<std::string> three = {"ABCT", "TABC", "ACBT"};
+  const std::vector<std::string> nas = {"nas-cg", "nas-bt", "nas-sp"};
   std::vector<Instance> list;
-  for (const std::string p : {"nas-cg", "nas-bt", "nas-sp"}) {
-    list.push_back({p + "/16384/torus:4x4x4x4x2/ppn32", [p] { return pattern(p, 16384); },
-                    [] { return Allocation::full(Grid::parse("torus:4x4x4x4x2"), 32); }, bgq});
-    list.push_back({p + "/4096/torus:8x8x8/ppn8", [p] { return pattern(p, 4096); },
-                    [] { return Allocation::full(Grid::parse("torus:8x8x8"), 8); }, three});
+  // Cheap instances first, then the 16,384-task targets: a run stopped early still has them.
+  for (const std::string& p : nas)
     list.push_back({p + "/1024/torus:4x4x4x4x2/ppn2", [p] { return pattern(p, 1024); },
                     [] { return Allocation::full(Grid::parse("torus:4x4x4x4x2"), 2); }, bgq});
-    list.push_back({p + "/1024/fragmented128:torus:8x8x8/ppn8", [p] { return pattern(p, 1024); },
-                    [] {
-                      const Grid g = Grid::parse("torus:8x8x8");
-                      return Allocation::of_nodes(g, topology::fragmented_nodes(g, 128, 1), 8);
-                    },
-                    three});
-  }
+  list.push_back({"nas-bt/1024/fragmented128:torus:8x8x8/ppn8", [] { return pattern("nas-bt", 1024); },
+                  [] {
+                    const Grid g = Grid::parse("torus:8x8x8");
+                    return Allocation::of_nodes(g, topology::fragmented_nodes(g, 128, 1), 8);
+                  },
+                  three});
+  for (const std::string& p : nas)
+    list.push_back({p + "/16384/torus:4x4x4x4x2/ppn32", [p] { return pattern(p, 16384); },
+                    [] { return Allocation::full(Grid::parse("torus:4x4x4x4x2"), 32); }, bgq});
+  for (const std::string& p : nas)
+    list.push_back({p + "/4096/torus:8x8x8/ppn8", [p] { return pattern(p, 4096); },
+                    [] { return Allocation::full(Grid::parse("torus:8x8x8"), 8); }, three});
   return list;
 }
 
@@ -73,7 +77,7 @@ void run(const Instance& in, const std::vector<std::string>& only) {
   const double identity = metrics::max_channel_load(g, alloc, mapping::identity_mapping(g.num_tasks()), *routing);
   std::vector<std::pair<std::string, double>> chains = {{"identity", 0}};
   for (const std::string& o : in.dimorders) chains.push_back({"dimorder:" + o, 0});
-  chains.insert(chains.end(), {{"hilbert", 0}, {"mahd+refine", 60000}, {"scotch", 0}, {"rahtm", 0}});
+  chains.insert(chains.end(), {{"hilbert", 0}, {"mahd+refine", 30000}, {"scotch", 0}, {"rahtm", 0}});
   for (const auto& [chain, budget] : chains) {
     if (!only.empty() && std::find(only.begin(), only.end(), chain) == only.end()) continue;
     mapping::MapOptions options;
@@ -108,6 +112,10 @@ void run(const Instance& in, const std::vector<std::string>& only) {
 int main(int argc, char** argv) {
   std::vector<std::string> only, wanted;
   for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--list") {
+      for (const Instance& in : instances()) std::printf("%s\n", in.name.c_str());
+      return 0;
+    }
     if (std::string_view(argv[i]) == "--only" && i + 1 < argc) only.emplace_back(argv[++i]);
     else wanted.emplace_back(argv[i]);
   }

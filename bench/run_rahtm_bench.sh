@@ -16,11 +16,10 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 start=$(date -u '+%Y-%m-%d %H:%M')
 
-# shellcheck disable=SC2086
-"$build/bench/rahtm_quality" ${RAHTM_BENCH_INSTANCES:-} | tee "$tsv"
-end_load=$(cut -d' ' -f1-3 /proc/loadavg)
-
-python3 - "$tsv" "$section" "$load" "$end_load" "$cpu" "$start" <<'PY'
+write_section() {
+  local end_load
+  end_load=$(cut -d' ' -f1-3 /proc/loadavg)
+  python3 - "$tsv" "$section" "$load" "$end_load" "$cpu" "$start" <<'PY'
 import sys
 path, out, load, end_load, cpu, start = sys.argv[1:7]
 rows = {}
@@ -49,10 +48,11 @@ def cell(r, names):
 lines = ["## RAHTM (issue 5)", "",
          f"`bench/run_rahtm_bench.sh` (`bench/rahtm_quality.cpp`), started {start} UTC. Machine: {cpu}, 2 cores shared",
          f"with other jobs: load average {load} at the start, {end_load} at the end, so wall times are inflated;",
-         "the CPU time of the process (both threads) is given next to it.", "",
+         "the CPU time of the process (both threads summed, so on an idle 2-core machine the wall time would be about",
+         "half of it) is given next to it, and the time targets are judged on both.", "",
          "- Value: MCL under `adaptive` routing (bytes per unit of link capacity on the most loaded channel), lower is better;",
-         "  **bold** = lowest of the row. Every mapper gets `--threads 2`; `mahd+refine` a 60 s budget; rahtm its defaults",
-         "  (beam 64, both hierarchies for uneven grids, CBC on every cube problem of up to 20,000 columns).",
+         "  **bold** = lowest of the row. Every mapper gets `--threads 2`; `mahd+refine` a 30 s budget; rahtm its defaults",
+         "  (beam 64, both hierarchies for uneven grids, CBC on every cube problem of up to 5,000 columns).",
          "- Graphs: `rankmap gen nas-cg|nas-bt|nas-sp --ranks P`. Allocations: the whole grid with the given ppn;",
          "  `fragmented128` = 128 nodes of `torus:8x8x8` chosen by `fragmented_nodes(grid, 128, seed 1)`, ppn 8.",
          "- ABCDET, TABCDE, ACEBDT are `dimorder:` orders (T = the slots of a node); on the 3-D grid the same orders",
@@ -82,7 +82,9 @@ for inst in order:
         if tasks == 16384:
             targets.append("lowest: " + ("met" if rahtm["mcl"] <= min(others) else "**missed**"))
         limit = 30 if tasks <= 1024 else 600
-        targets.append(f"≤ {limit} s: " + ("met" if wall <= limit else "**missed**"))
+        cpu_s = float(rahtm["cpu"])
+        targets.append(f"≤ {limit} s: wall " + ("met" if wall <= limit else "**missed**") +
+                       ", CPU " + ("met" if cpu_s <= limit else "**missed**"))
         notes.append(f"- {inst}: rahtm {rahtm['note']}")
     lines.append(f"| {inst} | " + " | ".join(texts) +
                  f" | {rel} | {rahtm['wall'] if rahtm else '–'} | {rahtm['cpu'] if rahtm else '–'} | {'; '.join(targets)} |")
@@ -108,4 +110,13 @@ else:
     text = text.rstrip("\n") + "\n\n" + new
 open(target, "w").write(text)
 PY
+}
+
+instances=${RAHTM_BENCH_INSTANCES:-$("$build/bench/rahtm_quality" --list)}
+: >"$tsv"
+# One instance at a time, the section rewritten after each: a run cut short still reports what it measured.
+for instance in $instances; do
+  "$build/bench/rahtm_quality" "$instance" | tee -a "$tsv"
+  write_section
+done
 cat "$section"

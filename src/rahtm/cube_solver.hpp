@@ -29,7 +29,7 @@ struct CubeSolverOptions {
   bool use_milp = true;
   /// Problems whose MILP would have more columns keep the local search's answer: CBC would not
   /// finish their root LP in reasonable time, let alone prove anything.
-  std::int64_t max_milp_columns = 20000;
+  std::int64_t max_milp_columns = 5000;
   int threads = 1;
 };
 

@@ -17,7 +17,7 @@ constexpr ParamInfo kParams[] = {
     {"uneven", "both", "bottom, top or both: where dimensions shorter than the others are halved"},
     {"milp", "on", "on or off: solve each distinct cube problem with CBC after the local search"},
     {"milp-nodes", "50", "branch-and-bound nodes per cube MILP"},
-    {"milp-columns", "20000", "largest MILP (in columns) given to CBC; larger cube problems keep the local search result"},
+    {"milp-columns", "5000", "largest MILP (in columns) given to CBC; larger cube problems keep the local search result"},
     {"milp-seconds", "30", "safety time limit per MILP (a run stopped by it may differ from run to run)"},
     {"kicks", "300", "perturbations of the cube local search"},
 };

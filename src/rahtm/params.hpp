@@ -20,7 +20,7 @@ struct RahtmParams {
   UnevenOrder uneven = UnevenOrder::both;
   bool use_milp = true;
   int milp_nodes = 50;
-  int milp_max_columns = 20000;
+  int milp_max_columns = 5000;
   double milp_seconds = 30;
   int kicks = 300;
 };
