@@ -65,7 +65,8 @@ std::vector<Instance> instances() {
 
 /// rahtm's own notes: the clustering and the cube problems (solved, proven optimal by CBC).
 std::string rahtm_note(const rahtm::RahtmReport& r) {
-  return r.clustering + "; cubes " + std::to_string(r.cube_solved) + " distinct of " +
+  return r.clustering + "; " + std::to_string(r.hierarchies) + " hierarchies, best: cube " + std::to_string(r.cube_dims) +
+         (r.short_dims_first ? ", short dimensions first" : "") + "; cubes " + std::to_string(r.cube_solved) + " distinct of " +
          std::to_string(r.cube_problems) + ", " + std::to_string(r.cube_proven) + " proven" +
          (r.cube_too_large > 0 ? ", " + std::to_string(r.cube_too_large) + " too large for the MILP" : "");
 }

@@ -65,7 +65,7 @@ class ProgressReporter {
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double interval = terminal_ ? 0.2 : 10.0;
-    const bool last = fraction >= 1.0 && !finished_;
+    const bool last = fraction >= 1.0 && shown_ && !finished_;  // runs under a second show nothing
     if (!last && (elapsed < 1.0 || std::chrono::duration<double>(now - last_).count() < interval)) return;
     last_ = now;
     finished_ = finished_ || last;

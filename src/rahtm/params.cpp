@@ -14,6 +14,7 @@ constexpr ParamInfo kParams[] = {
     {"grid", "inferred", "task grid, e.g. 128x128: tasks numbered row-major over it (dimension 0 slowest)"},
     {"cluster", "auto", "auto, tile or metis: how tasks are grouped into nodes and blocks"},
     {"cube", "4", "most grid dimensions halved per level (1..6): the size of each level's MILP"},
+    {"cube-sizes", "2", "hierarchies are built with at most cube, cube-1, ... dimensions per level, this many sizes"},
     {"uneven", "both", "bottom, top or both: where dimensions shorter than the others are halved"},
     {"milp", "on", "on or off: solve each distinct cube problem with CBC after the local search"},
     {"milp-nodes", "50", "branch-and-bound nodes per cube MILP"},
@@ -44,6 +45,8 @@ void set(RahtmParams& p, std::string_view key, std::string_view value) {
     else throw bad("auto, tile or metis");
   } else if (key == "cube") {
     p.max_cube_dims = parse_int(key, value, 1, kMaxCubeDims);
+  } else if (key == "cube-sizes") {
+    p.cube_sizes = parse_int(key, value, 1, kMaxCubeDims);
   } else if (key == "uneven") {
     if (value == "bottom") p.uneven = UnevenOrder::bottom;
     else if (value == "top") p.uneven = UnevenOrder::top;

@@ -17,6 +17,9 @@ enum class UnevenOrder {
 struct RahtmParams {
   ClusteringParams clustering;
   int max_cube_dims = 4;
+  /// Cube sizes tried: max_cube_dims, max_cube_dims - 1, ... (at least 1). Which one splits a grid
+  /// best depends on the pattern (on 4x4x4x4x2, NAS BT prefers 3, CG and SP 4).
+  int cube_sizes = 2;
   UnevenOrder uneven = UnevenOrder::both;
   bool use_milp = true;
   int milp_nodes = 50;

@@ -10,6 +10,7 @@
 
 #include <rankmap/metrics/channel_load.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rankmap::rahtm {
@@ -48,12 +49,17 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   const int threads = std::max(1, options.threads);
 
   std::vector<BlockTree> trees;
-  for (bool short_first : {false, true}) {
-    if ((params.uneven == UnevenOrder::bottom && short_first) || (params.uneven == UnevenOrder::top && !short_first))
-      continue;
-    BlockTree tree(alloc, SplitPolicy{params.max_cube_dims, short_first});
-    if (trees.empty() || !same_hierarchy(trees.front(), tree)) trees.push_back(std::move(tree));
-  }
+  std::vector<SplitPolicy> policies;
+  for (int cube = params.max_cube_dims; cube >= std::max(1, params.max_cube_dims - params.cube_sizes + 1); --cube)
+    for (bool short_first : {false, true}) {
+      if ((params.uneven == UnevenOrder::bottom && short_first) || (params.uneven == UnevenOrder::top && !short_first))
+        continue;
+      BlockTree tree(alloc, SplitPolicy{cube, short_first});
+      if (std::none_of(trees.begin(), trees.end(), [&](const BlockTree& t) { return same_hierarchy(t, tree); })) {
+        trees.push_back(std::move(tree));
+        policies.push_back({cube, short_first});
+      }
+    }
 
   CubeSolverOptions solver_options;
   solver_options.search = {params.kicks, options.seed};
@@ -83,7 +89,8 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
     if (best.empty() || mcl < best_report.mcl) {
       best = std::move(slot_of);
       best_report.clustering = clustering.description();
-      best_report.short_dims_first = trees.size() > 1 ? h == 1 : params.uneven == UnevenOrder::top;
+      best_report.short_dims_first = policies[h].short_dims_first;
+      best_report.cube_dims = policies[h].max_cube_dims;
       best_report.mcl = mcl;
     }
   }

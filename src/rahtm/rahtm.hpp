@@ -11,6 +11,7 @@ namespace rankmap::rahtm {
 struct RahtmReport {
   std::string clustering;       ///< `tiling ...` or `metis`
   bool short_dims_first = false;  ///< which hierarchy won (see params.hpp, `uneven`)
+  int cube_dims = 0;              ///< and its most dimensions halved per level (`cube`, `cube-sizes`)
   int hierarchies = 0;          ///< how many hierarchies were tried
   int cube_problems = 0;        ///< cube problems over all levels
   int cube_solved = 0;          ///< distinct ones (the rest reused a solution)

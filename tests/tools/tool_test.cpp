@@ -233,6 +233,18 @@ TEST_F(Tool, MapWithScotchUnderMcl) {
   EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 160);
 }
 
+// rahtm tiles the 8x8 stencil into 2x2 blocks laid out like the 4x4 torus: every link between
+// neighbouring nodes carries the 2 edges crossing it, 1 byte each way, so MCL 2 (identity: 9).
+TEST_F(Tool, MapWithRahtmTilesAStencil) {
+  ASSERT_EQ(rankmap("gen stencil2d --dims 8x8 -o st.mtx").exit_code, 0);
+  const Outcome run = rankmap("map --graph st.mtx --topology torus:4x4 --ppn 4 --algo rahtm --beam 8 --threads 2 -o r.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("objective  mcl (adaptive)\nbefore     9 (identity)\nafter      2\n"));
+  const auto j = eval_json("--graph st.mtx --topology torus:4x4 --ppn 4 --mapping r.map");
+  EXPECT_EQ(j["algorithm"], "rahtm");
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 2);
+}
+
 struct ErrorCase {
   const char* args;
   int exit_code;  // 2: bad command line, 1: bad input
