@@ -52,7 +52,7 @@ lines = ["## RAHTM (issue 5)", "",
          "half of it) is given next to it, and the time targets are judged on both.", "",
          "- Value: MCL under `adaptive` routing (bytes per unit of link capacity on the most loaded channel), lower is better;",
          "  **bold** = lowest of the row. Every mapper gets `--threads 2`; `mahd+refine` a 30 s budget; rahtm its defaults",
-         "  (beam 64, both hierarchies for uneven grids, CBC on every cube problem of up to 5,000 columns).",
+         "  (beam 64; cube sizes 4 and 3, short dimensions first and last; CBC on cube problems of up to 5,000 columns).",
          "- Graphs: `rankmap gen nas-cg|nas-bt|nas-sp --ranks P`. Allocations: the whole grid with the given ppn;",
          "  `fragmented128` = 128 nodes of `torus:8x8x8` chosen by `fragmented_nodes(grid, 128, seed 1)`, ppn 8.",
          "- ABCDET, TABCDE, ACEBDT are `dimorder:` orders (T = the slots of a node); on the 3-D grid the same orders",
@@ -93,23 +93,7 @@ lines += ["", "What rahtm did on each instance (clustering chosen; cube problems
 open(out, "w").write("\n".join(lines) + "\n")
 PY
 
-target=$root/BENCHMARKS.md
-[ -f "$target" ] || printf '# Benchmarks\n' > "$target"
-python3 - "$target" "$section" <<'PY'
-import re, sys
-target, section = sys.argv[1:3]
-text, new = open(target).read(), open(section).read()
-heading = "## RAHTM (issue 5)"
-if heading in text:
-    start = text.index(heading)
-    rest = text[start + len(heading):]
-    m = re.search(r"^## ", rest, re.M)
-    end = start + len(heading) + (m.start() if m else len(rest))
-    text = text[:start] + new + ("\n" + text[end:] if m else "")
-else:
-    text = text.rstrip("\n") + "\n\n" + new
-open(target, "w").write(text)
-PY
+python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section" "## RAHTM (issue 5)"
 }
 
 instances=${RAHTM_BENCH_INSTANCES:-$("$build/bench/rahtm_quality" --list)}
