@@ -86,7 +86,9 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_THAT(run.out, HasSubstr("gen"));
   EXPECT_THAT(run.out, HasSubstr("eval"));
   EXPECT_THAT(run.out, HasSubstr("map"));
+  EXPECT_THAT(run.out, HasSubstr("emit"));
   EXPECT_EQ(rankmap("eval --help").exit_code, 0);
+  EXPECT_THAT(rankmap("emit --help").out, HasSubstr("openmpi-rankfile, mpich-hostfile, slurm-hostfile, bgq-mapfile"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, split, grasp, scotch"));
   EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
 }
