@@ -104,17 +104,16 @@ std::optional<std::pair<std::string, std::int64_t>> split_profile_name(const std
   return std::make_pair(stem.substr(0, dot), std::stoll(digits));
 }
 
-/// Every profile file beside `prefix` (same directory, same base name), by rank.
-std::map<std::int64_t, std::string> files_of_set(const std::string& prefix) {
+/// Every profile file beside `prefix` (same directory, same base name), by rank; `ec` says if the
+/// directory could not be listed.
+std::map<std::int64_t, std::string> files_of_set(const std::string& prefix, std::error_code& ec) {
   const fs::path base(prefix);
   const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
   std::map<std::int64_t, std::string> files;
-  std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const auto split = split_profile_name(it->path().filename().string());
     if (split && split->first == base.filename().string()) files[split->second] = it->path().string();
   }
-  if (ec) throw InputError(prefix + ": cannot list the directory " + dir.string() + ": " + ec.message());
   return files;
 }
 
@@ -162,20 +161,24 @@ std::optional<std::string> monitoring_prefix(const std::string& path) {
   std::error_code ec;
   if (const auto split = split_profile_name(path)) return split->first;
   if (fs::is_directory(path, ec)) return prefix_in_directory(path);
-  if (!fs::exists(path, ec) && fs::exists(path + ".0" + std::string(kSuffix), ec)) return path;
+  // A prefix is no file itself; any one profile beside it makes it a set (a missing rank is reported later).
+  if (!fs::exists(path, ec) && !files_of_set(path, ec).empty()) return path;
   return std::nullopt;
 }
 
 CommGraph read_monitoring_profiles(const std::string& path) {
   const auto prefix = monitoring_prefix(path);
   if (!prefix) throw InputError(path + ": not a pml monitoring profile (<prefix>.<rank>.prof) nor its prefix");
-  const auto files = files_of_set(*prefix);
+  std::error_code ec;
+  const auto files = files_of_set(*prefix, ec);
+  if (ec) throw InputError(*prefix + ": cannot list the directory of the profiles: " + ec.message());
   const std::int64_t tasks = files.empty() ? 0 : files.rbegin()->first + 1;
   if (files.empty() || static_cast<std::int64_t>(files.size()) != tasks) {
     std::int64_t missing = 0;
     while (files.contains(missing)) ++missing;
-    throw InputError(*prefix + ".<rank>.prof: the profile of rank " + std::to_string(missing) + " is missing (" +
-                     std::to_string(files.size()) + " files found); every rank writes one at MPI_Finalize");
+    throw InputError(*prefix + ".<rank>.prof: the profile of rank " + std::to_string(missing) +
+                     " is missing (files found: " + std::to_string(files.size()) +
+                     "); every rank writes one at MPI_Finalize");
   }
   if (tasks > io::kMaxTasks)
     throw InputError(*prefix + ".<rank>.prof: " + std::to_string(tasks) + " ranks is more than the " +

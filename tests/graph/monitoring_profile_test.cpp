@@ -122,7 +122,15 @@ TEST(MonitoringProfile, AMissingRankIsNamed) {
     read_monitoring_profiles((dir / "app").string());
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("app.<rank>.prof: the profile of rank 1 is missing (2 files found)"));
+    EXPECT_THAT(e.what(), HasSubstr("app.<rank>.prof: the profile of rank 1 is missing (files found: 2)"));
+  }
+  // Without rank 0 the prefix is still recognised, so the message says what is wrong.
+  fs::remove(dir / "app.0.prof");
+  try {
+    read_graph_file((dir / "app").string());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("app.<rank>.prof: the profile of rank 0 is missing (files found: 1)"));
   }
 }
 
