@@ -269,6 +269,7 @@ TEST_F(Tool, EmitWritesLauncherFilesOfAMapping) {
                      j["allocation_hash"].get<std::string>() + "\nalgorithm by-hand\n"
                      "0 3\n1 0\n2 7\n3 4\n4 1\n5 6\n6 2\n7 5\n");
   write("hosts", "a\nb\nc\nd\n");
+  ASSERT_EQ(rankmap("gen ring --ranks 4 -o small.mtx").exit_code, 0);
   const std::string job = "emit --mapping m.map --topology torus:2x2 --ppn 2 ";
   const Outcome rankfile = rankmap(job + "--format openmpi-rankfile --hosts hosts");
   ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
@@ -281,6 +282,12 @@ TEST_F(Tool, EmitWritesLauncherFilesOfAMapping) {
   const Outcome smpi = rankmap(job + "--format smpi-hostfile");
   ASSERT_EQ(smpi.exit_code, 0) << smpi.err;
   EXPECT_EQ(smpi.out, "n2\nn0\nn3\nn1\nn0\nn3\nn2\nn1\n");
+  // A mapping of the first 4 slots uses nodes a and b only; --hosts still names all four nodes.
+  ASSERT_EQ(rankmap("map --graph small.mtx --topology torus:2x2 --ppn 2 --algo identity -o small.map").exit_code, 0);
+  const Outcome small = rankmap("emit --mapping small.map --topology torus:2x2 --ppn 2 --format slurm-hostfile "
+                                "--hosts hosts");
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_EQ(small.out, "a\na\nb\nb\n");
   // The same mapping on another slot order is refused.
   expect_error("emit --mapping m.map --topology torus:4 --ppn 2 --format smpi-hostfile", 1,
                "m.map: allocation hash " + j["allocation_hash"].get<std::string>() + " does not match");
@@ -333,7 +340,7 @@ constexpr ErrorCase kErrorCases[] = {
     {"emit --mapping m.map --format mpich-hostfile --topology torus:4 --ppn 1 --hosts missing.hosts", 1,
      "cannot open 'missing.hosts'"},
     {"emit --mapping m.map --format mpich-hostfile --topology torus:4 --ppn 1 --hosts two.hosts", 1,
-     "mpich-hostfile needs one host name per node: 2 names for 4 nodes"},
+     "two.hosts: 2 host names for the 4 nodes of the allocation; give one per node, in node order"},
     {"emit --mapping m.map --format bgq-mapfile --topology torus:4 --ppn 1", 1,
      "bgq-mapfile needs a 5-dimensional grid (A B C D E), not torus:4"},
     {"eval --graph m.csv --topology torus:4 --ppn 1", 1, "m.csv:2: the row has 3 values but the first has 4"},
