@@ -30,22 +30,6 @@ python3 "$root/bench/quality/format_quality_table.py" "$csv" "$section" \
   --command "bench/run_quality_table.sh${*:+ -- $*}" --elapsed "$((elapsed / 60)) min $((elapsed % 60)) s" \
   --machine "Machine: $(nproc) cores of $cpu, shared (load average at the start $load); $build_type build." || exit 2
 
-target=$root/BENCHMARKS.md
-[ -f "$target" ] || printf '# Benchmarks\n' > "$target"
-python3 - "$target" "$section" <<'PY'
-import re, sys
-target, section = sys.argv[1:3]
-text, new = open(target).read(), open(section).read()
-heading = "## Mapping quality (issue 3)"
-if heading in text:
-    start = text.index(heading)
-    rest = text[start + len(heading):]
-    m = re.search(r"^## ", rest, re.M)
-    end = start + len(heading) + (m.start() if m else len(rest))
-    text = text[:start] + new + ("\n" + text[end:] if m else "")
-else:
-    text = text.rstrip("\n") + "\n\n" + new
-open(target, "w").write(text)
-PY
+python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
 awk '/^### Targets/ {on = 1; print; next} on && /^(### |<details>)/ {exit} on' "$section"
 exit $status
