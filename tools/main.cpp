@@ -9,7 +9,8 @@
 // Every subcommand NAME is defined by add_NAME_command() in tools/NAME_command.cpp; list it here once.
 #define RANKMAP_SUBCOMMANDS(X) \
   X(gen)                       \
-  X(eval)
+  X(eval)                      \
+  X(map)
 
 namespace rankmap::tools {
 #define RANKMAP_DECLARE_SUBCOMMAND(name) void add_##name##_command(CLI::App& app);
