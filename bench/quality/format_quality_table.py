@@ -95,6 +95,20 @@ def time_table(t, fam, columns):
     return lines
 
 
+def budget_notes(t):
+    """How often each budgeted row ran out of its (wall-clock) budget rather than finishing its search."""
+    out = []
+    for row in t.rows:
+        cells = [c for (i, r), c in t.cell.items() if r == row and c["status"] == "ok" and c["budget_ms"] > 0]
+        if not cells:
+            continue
+        hit = sum(c["wall_ms"] >= 0.9 * c["budget_ms"] for c in cells)
+        over = max(c["wall_ms"] / c["budget_ms"] for c in cells)
+        out.append(f"- `{row}` ({cells[0]['budget_ms']:.0f} ms budget): used at least 90% of it on {hit} of "
+                   f"{len(cells)} instances; largest wall time {over:.2f}× the budget.")
+    return ["Budgeted rows (wall-clock):", ""] + out if out else []
+
+
 def targets(t, fam, families):
     out = []
     frag, missing = t.family_mean(fam["fragmented"], DEFAULT_CHAIN, "mcl_adaptive")
@@ -227,6 +241,7 @@ def main():
     L += ["### Mapping time (CPU ms of the mapping thread: median / max per family)", ""]
     L += time_table(t, fam, columns) + [""]
     L += ["(n/N) after a mean: only n of the family's N instances ran (see the skipped cells below).", ""]
+    L += budget_notes(t) + [""]
     L += ["### Targets", ""]
     L += targets(t, fam, columns) + [""]
     lost = losses(t, fam)

@@ -18,18 +18,34 @@ constexpr Cap kCaps[] = {
     {"rahtm", 16384, "rahtm ignores the time budget (deterministic effort limits)"},
 };
 
+/// Searches that stop when their budget is spent (the others ignore it).
+constexpr std::string_view kBudgeted[] = {"refine", "emahd", "dimorder-best", "grasp"};
+
 constexpr std::string_view kTraversals[] = {"default", "t-first", "reversed", "interleaved"};
+
+/// The algorithm names of a chain's stages, without parameters: `mahd+refine:9` -> mahd, refine.
+std::vector<std::string_view> stage_names(std::string_view chain) {
+  std::vector<std::string_view> names;
+  for (std::size_t pos = 0; pos <= chain.size();) {
+    const std::size_t end = std::min(chain.find('+', pos), chain.size());
+    const std::string_view stage = chain.substr(pos, end - pos);
+    names.push_back(stage.substr(0, stage.find(':')));
+    pos = end + 1;
+  }
+  return names;
+}
 
 Row make_row(std::string label, std::string chain, std::string traversal, const RowSettings& settings) {
   Row row;
   row.label = std::move(label);
   row.fixed_chain = std::move(chain);
   row.traversal = std::move(traversal);
-  const bool refines = row.fixed_chain.ends_with("refine");
-  row.budget_ms = refines ? settings.refine_budget_ms : settings.search_budget_ms;
-  const std::string_view first_stage = std::string_view(row.fixed_chain).substr(0, row.fixed_chain.find_first_of(":+"));
+  const std::vector<std::string_view> stages = stage_names(row.fixed_chain);
+  row.budget_ms = stages.back() == "refine" ? settings.refine_budget_ms : settings.search_budget_ms;
+  for (std::string_view stage : stages)
+    row.budgeted |= std::find(std::begin(kBudgeted), std::end(kBudgeted), stage) != std::end(kBudgeted);
   for (const Cap& cap : kCaps)
-    if (cap.algorithm == first_stage) row.max_tasks = cap.max_tasks, row.cap_reason = std::string(cap.reason);
+    if (cap.algorithm == stages.front()) row.max_tasks = cap.max_tasks, row.cap_reason = std::string(cap.reason);
   return row;
 }
 

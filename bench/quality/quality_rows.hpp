@@ -20,7 +20,8 @@ struct RowSettings {
 /// One row: a chain run on every instance, or skipped above a task count.
 struct Row {
   std::string label;  ///< what the table shows; dimorder rows name the 3D and the 5D order
-  double budget_ms = 0;
+  double budget_ms = 0;    ///< given to every row; only the searches of kBudgeted use it
+  bool budgeted = false;   ///< the chain holds a search that runs until its budget is spent
   TaskId max_tasks = 0;    ///< 0: no cap
   std::string cap_reason;  ///< why instances above max_tasks are skipped
   std::string fixed_chain;  ///< the chain, unless a dimorder row

@@ -137,8 +137,9 @@ std::string csv_field(const std::string& text) {
 
 void write_csv(std::ostream& out, const std::vector<Instance>& instances, const std::vector<Row>& rows,
                const std::vector<Result>& results, const bench::RowSettings& settings, bool quick) {
-  out << "# mode=" << (quick ? "quick" : "full") << " refine_budget_ms=" << settings.refine_budget_ms << " search_budget_ms=" << settings.search_budget_ms
-      << " seed=" << settings.seed << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
+  out << "# mode=" << (quick ? "quick" : "full") << " refine_budget_ms=" << settings.refine_budget_ms
+      << " search_budget_ms=" << settings.search_budget_ms << " seed=" << settings.seed
+      << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
   out << "instance,pattern,pattern_family,allocation,allocation_family,grid,ppn,slots,tasks,edges,row,"
          "budget_ms,chain,status,reason,mcl_adaptive,mcl_dor,hop_bytes,wall_ms,cpu_ms\n";
   out << std::setprecision(10);
@@ -147,9 +148,10 @@ void write_csv(std::ostream& out, const std::vector<Instance>& instances, const 
     const Row& row = rows[r.row];
     out << i.id << ',' << i.pattern << ',' << i.pattern_family << ',' << csv_field(i.allocation->label) << ','
         << i.allocation->family << ',' << i.allocation->alloc.grid().to_string() << ',' << i.allocation->ppn << ','
-        << i.allocation->alloc.num_slots() << ',' << i.tasks << ',' << r.edges << ',' << csv_field(row.label) << ',' << row.budget_ms
-        << ',' << csv_field(r.chain) << ',' << r.status << ',' << csv_field(r.reason) << ',' << r.mcl_adaptive << ','
-        << r.mcl_dor << ',' << r.hop_bytes << ',' << r.wall_ms << ',' << r.cpu_ms << '\n';
+        << i.allocation->alloc.num_slots() << ',' << i.tasks << ',' << r.edges << ',' << csv_field(row.label) << ','
+        << (row.budgeted ? row.budget_ms : 0.0) << ',' << csv_field(r.chain) << ',' << r.status << ','
+        << csv_field(r.reason) << ',' << r.mcl_adaptive << ',' << r.mcl_dor << ',' << r.hop_bytes << ','
+        << r.wall_ms << ',' << r.cpu_ms << '\n';
   }
 }
 
