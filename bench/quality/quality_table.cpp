@@ -1,7 +1,7 @@
 // The mapping quality table of issue 3: every algorithm on every instance, checked and measured, as CSV.
 //
 //   quality_table [--quick] [--out FILE] [--workers N] [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
-//                 [--filter TEXT]
+//                 [--filter TEXT] [--rows LABEL,...] [--time-limit-min M]
 //
 // Writes one CSV line per (instance, row): MCL under adaptive and dor routing, hop-bytes, and
 // the mapping's wall and CPU time. bench/run_quality_table.sh turns it into BENCHMARKS.md.
@@ -174,6 +174,13 @@ int main(int argc, char** argv) {
   app.add_option("--seed", settings.seed, "seed of every randomised algorithm");
   std::string filter;
   app.add_option("--filter", filter, "only the instances whose '<pattern> on <allocation>' contains TEXT");
+  std::vector<std::string> row_labels;
+  app.add_option("--rows", row_labels, "only these rows (labels as in the table, e.g. identity,mahd+refine)")
+      ->delimiter(',');
+  double time_limit_min = 0;
+  app.add_option("--time-limit-min", time_limit_min,
+                 "instances not started after this many minutes are listed as skipped (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   if (quick) {
     if (app.count("--refine-budget-ms") == 0) settings.refine_budget_ms = kQuickRefineBudgetMs;
@@ -188,7 +195,11 @@ int main(int argc, char** argv) {
     });
     for (std::size_t k = 0; k < instances.size(); ++k) instances[k].id = static_cast<int>(k);
   }
-  const std::vector<Row> rows = bench::quality_rows(mapping::all_algorithms(), settings);
+  std::vector<Row> rows = bench::quality_rows(mapping::all_algorithms(), settings);
+  if (!row_labels.empty())
+    std::erase_if(rows, [&](const Row& r) {
+      return std::find(row_labels.begin(), row_labels.end(), r.label) == row_labels.end();
+    });
 
   // The largest instances first, so that the last ones to finish are short.
   std::vector<int> order(instances.size());
@@ -202,7 +213,11 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const auto work = [&] {
     for (std::size_t k = next++; k < order.size(); k = next++) {
-      const Instance& instance = instances[order[k]];
+      Instance& instance = instances[order[k]];
+      const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60;
+      if (time_limit_min > 0 && minutes > time_limit_min && instance.skip_reason.empty())
+        instance.skip_reason = "not run: the run's time limit of " + std::to_string(time_limit_min).substr(0, 4) +
+                               " min was reached";
       std::vector<Result> cells = run_instance(instance, rows, settings);
       const std::lock_guard lock(mutex);
       results.insert(results.end(), cells.begin(), cells.end());
