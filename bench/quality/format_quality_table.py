@@ -205,6 +205,13 @@ def instance_table(t, fam):
     return lines
 
 
+def by_reason_all(instances):
+    out = defaultdict(list)
+    for c in instances:
+        out[c["reason"]].append(c)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
@@ -254,12 +261,21 @@ def main():
               f"*{f}* ({', '.join(patterns[f])})" for f in pattern_cols) + ". Every instance is in one family of "
           f"each kind; *all* is every instance ({len(fam['all'])} run"
           + (f", {len(skipped_instances)} skipped" if skipped_instances else "") + ").", ""]
+    ran = len(fam["all"])
+    left_out = "; ".join(f"{len(v)} instances: {k}" for k, v in by_reason_all(skipped_instances).items())
+    L += [f"**Sampling.** {ran} of the {len(t.instances)} pattern × allocation instances ran, every row on each "
+          "(except above a row's task cap, see *Rows*)." +
+          (f" Left out, and listed under *Skipped cells*: {left_out}." if left_out else "") +
+          " Each family's figure is the geometric mean over the instances of it that ran.", ""]
     L += [f"**Rows.** Every registered algorithm; `dimorder` with four traversal orders (the 3D order / the 5D order), "
           f"and `{DEFAULT_CHAIN}`, the runtime default. Refine (alone, from the identity, and in `{DEFAULT_CHAIN}`) "
           f"has a {float(settings['refine_budget_ms']):.0f} ms budget; every other search that takes one (emahd, "
           f"dimorder-best, grasp, ...) has {float(settings['search_budget_ms']):.0f} ms; seed {settings['seed']}; "
           "objective MCL under `adaptive` routing; one thread per mapping. Budgets are wall-clock, so on a loaded "
-          "machine a budgeted search gets less CPU than its budget: the time table shows the CPU it got.", ""]
+          "machine a budgeted search gets less CPU than its budget: the time table shows the CPU it got. "
+          "Each row's limits are in brackets after its name: its wall-clock budget, and the task count above which "
+          "it is skipped. `rahtm` runs without its CBC MILPs (`milp=off`, the cube local search and beam merging "
+          "only) and only up to its cap, because with the MILPs it took over 100 s per instance here.", ""]
     for title, metric in (("MCL under `adaptive` routing", "mcl_adaptive"), ("MCL under `dor` routing", "mcl_dor"),
                           ("Hop-bytes", "hop_bytes")):
         L += [f"### {title} / identity (geometric mean per family; lower is better)", ""]
@@ -277,8 +293,11 @@ def main():
         L += [f"- {c['pattern']} on {c['allocation']} ({c['tasks']} tasks): {r:.3f}" for r, c in lost] + [""]
     if skipped_instances or capped:
         L += ["### Skipped cells", ""]
+        by_reason = defaultdict(list)
         for c in skipped_instances:
-            L.append(f"- every algorithm, {c['pattern']} on {c['allocation']}: {c['reason']}")
+            by_reason[c["reason"]].append(f"{c['pattern']} on {c['allocation']}")
+        for reason, names in by_reason.items():
+            L.append(f"- every algorithm on {len(names)} instances ({', '.join(names)}): {reason}")
         for (row, reason), insts in sorted(capped.items()):
             L.append(f"- {row} on {len(insts)} instances ({', '.join(sorted({x['allocation'] for x in insts}))}): "
                      f"{reason}")
