@@ -262,7 +262,8 @@ def main():
           f"each kind; *all* is every instance ({len(fam['all'])} run"
           + (f", {len(skipped_instances)} skipped" if skipped_instances else "") + ").", ""]
     ran = len(fam["all"])
-    left_out = "; ".join(f"{len(v)} instances: {k}" for k, v in by_reason_all(skipped_instances).items())
+    left_out = "; ".join(f"{len(v)} instance{'s' if len(v) > 1 else ''}: {k}"
+                         for k, v in by_reason_all(skipped_instances).items())
     L += [f"**Sampling.** {ran} of the {len(t.instances)} pattern × allocation instances ran, every row on each "
           "(except above a row's task cap, see *Rows*)." +
           (f" Left out, and listed under *Skipped cells*: {left_out}." if left_out else "") +
