@@ -298,7 +298,8 @@ def main():
         for c in skipped_instances:
             by_reason[c["reason"]].append(f"{c['pattern']} on {c['allocation']}")
         for reason, names in by_reason.items():
-            L.append(f"- every algorithm on {len(names)} instances ({', '.join(names)}): {reason}")
+            L.append(f"- every algorithm on {len(names)} instance{'s' if len(names) > 1 else ''} "
+                     f"({', '.join(names)}): {reason}")
         for (row, reason), insts in sorted(capped.items()):
             L.append(f"- {row} on {len(insts)} instances ({', '.join(sorted({x['allocation'] for x in insts}))}): "
                      f"{reason}")
