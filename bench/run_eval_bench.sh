@@ -59,21 +59,5 @@ for pattern in sorted({k[1] for k in runs}):
 open(out, "w").write("\n".join(lines) + "\n")
 PY
 
-target=$root/BENCHMARKS.md
-[ -f "$target" ] || printf '# Benchmarks\n' > "$target"
-python3 - "$target" "$section" <<'PY'
-import sys, re
-target, section = sys.argv[1:3]
-text, new = open(target).read(), open(section).read()
-heading = "## Evaluation speed (issue 2)"
-if heading in text:
-    start = text.index(heading)
-    rest = text[start + len(heading):]
-    m = re.search(r"^## ", rest, re.M)
-    end = start + len(heading) + (m.start() if m else len(rest))
-    text = text[:start] + new + ("\n" + text[end:] if m else "")
-else:
-    text = text.rstrip("\n") + "\n\n" + new
-open(target, "w").write(text)
-PY
+python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
 cat "$section"

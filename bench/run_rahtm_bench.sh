@@ -93,7 +93,7 @@ lines += ["", "What rahtm did on each instance (clustering chosen; cube problems
 open(out, "w").write("\n".join(lines) + "\n")
 PY
 
-python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section" "## RAHTM (issue 5)"
+python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
 }
 
 instances=${RAHTM_BENCH_INSTANCES:-$("$build/bench/rahtm_quality" --list)}

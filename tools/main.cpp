@@ -10,7 +10,8 @@
 #define RANKMAP_SUBCOMMANDS(X) \
   X(gen)                       \
   X(eval)                      \
-  X(map)
+  X(map)                       \
+  X(emit)
 
 namespace rankmap::tools {
 #define RANKMAP_DECLARE_SUBCOMMAND(name) void add_##name##_command(CLI::App& app);

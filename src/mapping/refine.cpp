@@ -1,5 +1,5 @@
 // The refine mapper: pairwise-swap local search on the objective, within the time budget.
-#include <rankmap/mapping/mapping.hpp>
+#include "refine.hpp"
 
 #include "parameter.hpp"
 #include "swap_state.hpp"
@@ -12,7 +12,9 @@ namespace rankmap::mapping {
 namespace {
 
 constexpr int kClockEvery = 4;                ///< attempts between two looks at the clock
-constexpr long long kMinStaleAttempts = 20000;  ///< a phase ends after max(this, 20 P) fruitless attempts in a row
+/// After max(this, 2 P) fruitless random attempts in a row a full sweep of the near moves runs;
+/// the phase ends if it keeps nothing.
+constexpr long long kMinStaleAttempts = 2000;
 /// The share of the search spent shortening routes without raising the MCL. Moves that only
 /// spread load lengthen routes (on fragmented allocations mahd+refine gained 3% of hop-bytes
 /// back for 1% of MCL with a quarter of 4,000 attempts).
@@ -68,17 +70,72 @@ class SwapPicker {
   std::mt19937_64 rng_;
 };
 
+/// Counts attempts and says when the phase's deadline or attempt count is spent.
+class AttemptBudget {
+ public:
+  AttemptBudget(double ms, long long max_attempts) : deadline_(ms), max_(max_attempts) {}
+  bool spent() const { return (max_ > 0 && done_ >= max_) || (done_ % kClockEvery == 0 && deadline_.passed()); }
+  bool try_swap(detail::SwapState& state, TaskId a, TaskId b) {
+    ++done_;
+    return state.node_of(a) != state.node_of(b) && state.try_swap(a, b);
+  }
+  long long done() const noexcept { return done_; }
+
+ private:
+  Deadline deadline_;
+  long long max_;
+  long long done_ = 0;
+};
+
+/// One sweep over every task a and every partner on the node of one of a's neighbours or one
+/// hop from it (the moves SwapPicker::partner makes seven times in eight). Returns the swaps
+/// kept, or -1 if the budget ran out first.
+long long sweep_near_moves(detail::SwapState& state, const topology::Allocation& alloc, AttemptBudget& budget) {
+  const topology::Grid& grid = alloc.grid();
+  std::vector<int> stamp(static_cast<std::size_t>(alloc.num_nodes()), -1);
+  std::vector<int> nodes;
+  long long kept = 0;
+  for (TaskId a = 0; a < static_cast<TaskId>(alloc.num_slots()); ++a) {
+    nodes.clear();
+    const auto add = [&](int node) {
+      if (node >= 0 && stamp[node] != a) stamp[node] = a, nodes.push_back(node);
+    };
+    state.for_each_neighbour(a, [&](TaskId x) {
+      const int node = state.node_of(x);
+      add(node);
+      for (int d = 0; d < grid.ndims(); ++d)
+        for (topology::Direction dir : {topology::Direction::plus, topology::Direction::minus}) {
+          const NodeId next = grid.neighbor(alloc.node(node), d, dir);
+          if (next >= 0) add(state.node_lookup()(next));
+        }
+    });
+    for (int node : nodes) {
+      if (node == state.node_of(a)) continue;
+      for (SlotId s : alloc.slots_of_node(node)) {
+        if (budget.spent()) return -1;
+        if (state.objective() <= 0) return kept;
+        kept += budget.try_swap(state, a, state.task_at(s)) ? 1 : 0;
+      }
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 // Starts from options.initial (the previous chain stage; the identity if none) and tries swaps
 // in two phases: three quarters of the search on the objective, one quarter (under MCL) on
-// shortening routes without raising the MCL. A phase ends when its share of the time budget or
-// of the `refine:N` attempts is spent, or after max(20000, 20 P) fruitless attempts in a row.
+// shortening routes without raising the MCL. Each phase tries random swaps; after max(2000, 2 P)
+// fruitless ones in a row it sweeps every near move once, and ends if that keeps nothing (a local
+// optimum for the near moves), else goes back to random swaps. A phase also ends when its share
+// of the time budget or of the `refine:N` attempts is spent.
 // The result is returned only if the objective recomputed from scratch is not worse than the
 // input's. The budget covers the setup and the final check: the setup (routing every flow once)
 // gives up when the budget runs out, and the search stops early by the time the setup's
 // evaluation took (the final check costs the same) plus 3% of the budget.
-Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                               const MapOptions& options, RefineReport& report) {
+  report = {};
   const Deadline budget(options.time_budget_ms);
   const long long max_attempts = detail::count_parameter(options, "refine", 0);
   Mapping initial = starting_mapping(graph, options);
@@ -87,25 +144,39 @@ Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& al
   if (!state.ready()) return initial;
   const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - 0.03 * options.time_budget_ms;
   SwapPicker pick(state, alloc, options.seed);
-  const long long stale_limit = std::max<long long>(kMinStaleAttempts, 20LL * graph.num_tasks());
+  const long long stale_limit = std::max<long long>(kMinStaleAttempts, 2LL * graph.num_tasks());
+  report.converged = true;
   for (const auto& [goal, fraction] : {std::pair{detail::SwapState::Goal::objective, 1 - kShortenShare},
                                        std::pair{detail::SwapState::Goal::shorten, kShortenShare}}) {
     state.set_goal(goal);
-    const Deadline deadline(search_ms * fraction);
-    const long long attempts = max_attempts == 0 ? 0 : std::max<long long>(1, std::llround(max_attempts * fraction));
-    long long stale = 0;
-    for (long long attempt = 0; attempts == 0 || attempt < attempts; ++attempt) {
-      if (attempt % kClockEvery == 0 && deadline.passed()) break;
-      if (stale >= stale_limit) break;
+    AttemptBudget phase(search_ms * fraction,
+                        max_attempts == 0 ? 0 : std::max<long long>(1, std::llround(max_attempts * fraction)));
+    bool at_optimum = false;
+    for (long long stale = 0; !phase.spent();) {
+      if (stale >= stale_limit) {
+        const long long kept = sweep_near_moves(state, alloc, phase);
+        if (kept < 0) break;
+        ++report.sweeps;
+        report.kept += kept;
+        if ((at_optimum = kept == 0)) break;
+        stale = 0;
+        continue;
+      }
       const TaskId a = pick.first(goal == detail::SwapState::Goal::objective);
-      if (a < 0) break;
-      const TaskId b = pick.partner(a);
-      if (state.node_of(a) != state.node_of(b) && state.try_swap(a, b)) stale = 0;
+      if ((at_optimum = a < 0)) break;
+      if (phase.try_swap(state, a, pick.partner(a))) stale = 0, ++report.kept;
       else ++stale;
     }
+    report.attempts += phase.done();
+    report.converged = report.converged && at_optimum;
   }
   if (state.mapping() == initial || state.exact_objective() > state.initial_objective()) return initial;
   return state.mapping();
+}
+
+Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+  detail::RefineReport report;
+  return detail::refine_mapping(graph, alloc, options, report);
 }
 
 }  // namespace rankmap::mapping

@@ -113,7 +113,7 @@ void SwapState::initial_loads(const Deadline& deadline) {
   }
   initial_objective_ = metrics::max_channel_load(loads);
   inv_scale_ = initial_objective_ > 0 ? 1.0 / initial_objective_ : 1.0;
-  for (double l : loads) sum_penalty_ += penalty(l);
+  for (double l : loads) sum_penalty_ += penalty(l), sum_loads_ += l;
   loads_ = std::make_unique<MaxTree>(loads);
   delta_.assign(loads.size(), 0.0);
   marked_.assign(loads.size(), 0);
@@ -128,6 +128,11 @@ void SwapState::for_each_in_edge(TaskId t, Visit&& visit) const {
 SwapState::~SwapState() = default;
 
 double SwapState::objective() const { return routing_ ? loads_->max() : hop_bytes_; }
+
+double SwapState::secondary() const noexcept {
+  if (!routing_) return hop_bytes_;
+  return goal_ == Goal::objective ? sum_penalty_ : sum_loads_;
+}
 
 double SwapState::exact_objective() const {
   return routing_ ? metrics::max_channel_load(graph_, alloc_, slot_of_, *routing_)
@@ -228,6 +233,7 @@ bool SwapState::judge_and_apply() {
   const double new_max = loads_->max();
   if ((goal_ == Goal::objective && new_max < old_max - 1e-12 * old_max) || secondary_drops) {
     sum_penalty_ += penalty_delta;
+    sum_loads_ += length_delta;
     return true;
   }
   for (std::size_t i = 0; i < touched_.size(); ++i) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);

@@ -48,6 +48,9 @@ class SwapState {
 
   /// The objective of the current mapping as tracked incrementally.
   double objective() const;
+  /// What the current goal lowers besides the objective, as tracked incrementally: the sum of
+  /// squared loads (goal objective) or of all loads (goal shorten) under MCL; hop-bytes under hop-bytes.
+  double secondary() const noexcept;
   /// The objective of the initial mapping, computed from scratch with the same sums, in the same
   /// order, as the metrics functions.
   double initial_objective() const noexcept { return initial_objective_; }
@@ -69,6 +72,12 @@ class SwapState {
     if (out.empty() && in == 0) return -1;
     const std::size_t k = pick(out.size() + in);
     return k < out.size() ? out[k] : in_sources_[static_cast<std::size_t>(in_offsets_[t]) + k - out.size()];
+  }
+  /// Calls visit(x) for every task t sends to, then every task that sends to t.
+  template <typename Visit>
+  void for_each_neighbour(TaskId t, Visit&& visit) const {
+    for (TaskId x : graph_.out_neighbors(t)) visit(x);
+    for (std::int64_t k = in_offsets_[t]; k < in_offsets_[t + 1]; ++k) visit(in_sources_[k]);
   }
   const NodeLookup& node_lookup() const noexcept { return lookup_; }
   /// Under MCL, the tasks with an edge whose route may cross the most loaded channel (all minimal
@@ -105,6 +114,7 @@ class SwapState {
   double hop_bytes_ = 0;
   std::unique_ptr<MaxTree> loads_;
   double sum_penalty_ = 0;
+  double sum_loads_ = 0;
   double inv_scale_ = 1;
   /// The tie-breaker under MCL: squared loads (relative to the initial MCL) favour spreading
   /// traffic without lengthening it much; higher powers gained about 1% in MCL for 10% in hop-bytes.

@@ -5,6 +5,7 @@
 
 #include <rankmap/topology/allocation.hpp>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,36 @@ inline std::vector<NodeId> random_nodes(const topology::Grid& grid, int count, s
   return std::vector<NodeId>(perm.begin(), perm.begin() + count);
 }
 
+/// Seeded random jobs: a grid of 1 to 4 dimensions of extent 2 to 5, each torus or mesh; a random
+/// subset of its nodes in random order, 1 to 4 slots per node; a random task count P from 1 to the
+/// slot count (run on the first P slots, so the last node may be partly used); a random graph.
+inline std::vector<Instance> random_instances(int count, std::uint64_t seed) {
+  using topology::Allocation;
+  using topology::Grid;
+  std::mt19937_64 rng(seed);
+  const auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  std::vector<Instance> v;
+  for (int k = 0; k < count; ++k) {
+    std::string extents, torus;
+    for (int d = 0, ndims = 1 + below(4); d < ndims; ++d) {
+      extents += (d ? "x" : "") + std::to_string(2 + below(4));
+      torus += below(2) ? '1' : '0';
+    }
+    const Grid grid = Grid::parse("grid:" + extents + ":torus=" + torus);
+    const int nodes = 1 + below(static_cast<int>(grid.num_nodes()));
+    const int ppn = 1 + below(4);
+    const Allocation full = Allocation::of_nodes(grid, random_nodes(grid, nodes, rng()), ppn);
+    const TaskId tasks = 1 + below(full.num_slots());
+    v.push_back({"random_" + std::to_string(k) + "_grid:" + extents + ":torus=" + torus + "_nodes" +
+                     std::to_string(nodes) + "_ppn" + std::to_string(ppn) + "_P" + std::to_string(tasks),
+                 random_graph(tasks, 1 + below(4), rng()), full.first_slots(tasks)});
+  }
+  return v;
+}
+
 /// P = 1, 2 and primes; ppn 1 to 4, partly filled and uneven nodes; disconnected allocations;
-/// mixed torus/mesh and six-dimensional grids; graphs with and without grid structure.
+/// mixed torus/mesh and six-dimensional grids; graphs with and without grid structure; and ten
+/// random jobs on random allocations.
 inline std::vector<Instance> awkward_instances() {
   using topology::Allocation;
   using topology::Grid;
@@ -57,6 +86,7 @@ inline std::vector<Instance> awkward_instances() {
   add("prime_mixed_partial", random_graph(37, 2, 11),
       Allocation::of_nodes(mixed, random_nodes(mixed, 20, 12), 2).first_slots(37));
   add("mixed_full_ppn2", random_graph(18, 3, 13), Allocation::full(Grid::parse("grid:3x3:torus=01"), 2));
+  for (Instance& instance : random_instances(10, 14)) v.push_back(std::move(instance));
   return v;
 }
 

@@ -4,6 +4,7 @@
 #include <rankmap/metrics/hop_bytes.hpp>
 
 #include "factories.hpp"
+#include "refine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -63,6 +64,43 @@ TEST(Refine, OptimalMappingIsReturnedUnchanged) {
   const Allocation a = Allocation::full(Grid::parse("torus:16"), 1);
   const Mapping identity = identity_mapping(16);
   EXPECT_EQ(refine(testing::ring_graph(16), a, identity, Objective::mcl), identity);
+}
+
+TEST(Refine, StopsAtALocalOptimumLongBeforeItsBudget) {
+  // The ring in order on torus:16 (MCL 1, every flow one hop) admits no better swap, so each of
+  // the two phases makes max(2000, 2 P) = 2000 fruitless random attempts, then one sweep of the
+  // near moves: for task a, the nodes of a-1 and a+1 and their grid neighbours other than a's
+  // own, a-2, a-1, a+1, a+2: 4 attempts per task, 64 per sweep. Without the early stop this
+  // call would search for its whole budget of 1000 s.
+  const Allocation a = Allocation::full(Grid::parse("torus:16"), 1);
+  const Mapping identity = identity_mapping(16);
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  options.initial = &identity;
+  detail::RefineReport report;
+  EXPECT_EQ(detail::refine_mapping(testing::ring_graph(16), a, options, report), identity);
+  EXPECT_TRUE(report.converged);
+  EXPECT_EQ(report.sweeps, 2);
+  EXPECT_EQ(report.kept, 0);
+  EXPECT_EQ(report.attempts, 2 * (2000 + 64));
+}
+
+TEST(Refine, ConvergesFromAScrambledMappingUnderBothObjectives) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
+  const auto g = testing::stencil_graph({4, 8}, true);
+  const Mapping bad = testing::random_permutation(32, 3);
+  for (Objective objective : {Objective::mcl, Objective::hop_bytes}) {
+    MapOptions options;
+    options.objective = objective;
+    options.time_budget_ms = 1e6;
+    options.initial = &bad;
+    detail::RefineReport report;
+    const Mapping better = detail::refine_mapping(g, a, options, report);
+    EXPECT_TRUE(report.converged);
+    EXPECT_GT(report.kept, 0);
+    EXPECT_GE(report.sweeps, 2);  // one per phase at least, the last of each keeping nothing
+    EXPECT_NE(better, bad);
+  }
 }
 
 TEST(Refine, SwapsInsideOneNodeAreNotTried) {

@@ -1,0 +1,129 @@
+// The allocations, patterns and task counts of the mapping quality table, and its families.
+#include "quality_instances.hpp"
+
+#include <rankmap/graph/patterns.hpp>
+#include <rankmap/topology/allocation_generators.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace rankmap::bench {
+
+namespace {
+
+/// An all-to-all of P tasks has P(P-1) edges: 1 M at 1,024 tasks, 4 M at 2,048, and every one of
+/// the table's 17 rows evaluates each mapping three times. It is also the same under every
+/// mapping when all nodes hold the same number of tasks, so the small instances show everything
+/// it has to show.
+constexpr TaskId kMaxAllToAllTasks = 1024;
+
+/// Node counts and seeds of the fragmented allocations (one process per node, as on the Cray
+/// XT machines the targets come from).
+struct FragmentedCase {
+  int nodes;
+  std::uint64_t seed;
+};
+constexpr FragmentedCase kFragmented[] = {{125, 1}, {250, 2}, {500, 3}, {1000, 4}, {2000, 5}};
+
+AllocationCase full(const std::string& grid_spec, int ppn, const std::string& family) {
+  const topology::Grid grid = topology::Grid::parse(grid_spec);
+  return {grid_spec + " ppn" + std::to_string(ppn), family, topology::Allocation::full(grid, ppn), ppn};
+}
+
+AllocationCase fragmented(const FragmentedCase& c) {
+  const topology::Grid grid = topology::Grid::parse(kFragmentedGrid);
+  const std::vector<NodeId> nodes = topology::fragmented_nodes(grid, c.nodes, c.seed);
+  return {"frag-" + std::to_string(c.nodes) + " (seed " + std::to_string(c.seed) + ")", "fragmented",
+          topology::Allocation::of_nodes(grid, nodes, 1), 1};
+}
+
+TaskId largest_square_at_most(TaskId n) {
+  auto q = static_cast<TaskId>(std::sqrt(static_cast<double>(n)));
+  while (static_cast<std::int64_t>(q + 1) * (q + 1) <= n) ++q;
+  while (static_cast<std::int64_t>(q) * q > n) --q;
+  return q * q;
+}
+
+/// The pattern's size constraints (patterns.hpp): NPB CG runs on a power of two, BT and SP on
+/// a square; every other pattern takes any count.
+TaskId task_count(std::string_view pattern, TaskId slots) {
+  if (pattern == "nas-cg") return static_cast<TaskId>(std::bit_floor(static_cast<std::uint32_t>(slots)));
+  if (pattern == "nas-bt" || pattern == "nas-sp") return largest_square_at_most(slots);
+  return slots;
+}
+
+/// Above this many slots only kLargeSample runs: mapping and measuring 17 rows on 8,192 and
+/// 16,384 tasks costs minutes of the shared machine's CPU per instance.
+constexpr TaskId kSampleAbove = 4096;
+/// One pattern of each family.
+constexpr std::string_view kLargeSample[] = {"stencil3d", "recdoubling", "nas-cg", "random"};
+
+bool in_quick_subset(std::string_view pattern) {
+  return pattern == "stencil3d" || pattern == "ring" || pattern == "nas-bt" || pattern == "random";
+}
+
+}  // namespace
+
+std::vector<AllocationCase> quality_allocations(bool quick) {
+  std::vector<AllocationCase> out;
+  out.push_back(full("torus:4x4x4", 1, "3D torus"));  // the smallest jobs of the issue: 64 tasks
+  out.push_back(full("torus:8x8x8", 1, "3D torus"));
+  out.push_back(full("torus:8x8x8", 16, "3D torus"));
+  if (!quick) {
+    out.push_back(full("torus:4x4x4x4x2", 16, "5D torus"));
+    out.push_back(full("torus:4x4x4x4x2", 32, "5D torus"));
+    out.push_back(full("mesh:8x8x16", 1, "mesh"));
+  }
+  for (const FragmentedCase& c : kFragmented)
+    if (!quick || c.nodes <= 250) out.push_back(fragmented(c));
+  return out;
+}
+
+std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, bool quick) {
+  std::vector<Instance> out;
+  for (const AllocationCase& a : allocations)
+    for (std::string_view pattern : graph::pattern_names()) {
+      if (quick && !in_quick_subset(pattern)) continue;
+      Instance i;
+      i.id = static_cast<int>(out.size());
+      i.pattern = std::string(pattern);
+      i.pattern_family = pattern_family(pattern);
+      i.allocation = &a;
+      i.tasks = task_count(pattern, a.alloc.num_slots());
+      if (a.alloc.num_slots() > kSampleAbove &&
+          std::find(std::begin(kLargeSample), std::end(kLargeSample), pattern) == std::end(kLargeSample))
+        i.skip_reason = "sampled out: above " + std::to_string(kSampleAbove) +
+                        " slots only stencil3d, recdoubling, nas-cg and random run";
+      else if (pattern == "alltoall" && i.tasks > kMaxAllToAllTasks)
+        i.skip_reason = "all-to-all of " + std::to_string(i.tasks) + " tasks: " +
+                        std::to_string(static_cast<std::int64_t>(i.tasks) * (i.tasks - 1) / 1000000) +
+                        " M edges, too large for this table (and mapping-invariant at equal ppn)";
+      out.push_back(std::move(i));
+    }
+  return out;
+}
+
+std::string pattern_family(std::string_view pattern) {
+  if (pattern.starts_with("stencil")) return "stencil";
+  if (pattern == "ring" || pattern == "recdoubling" || pattern == "binomial" || pattern == "bruck" ||
+      pattern == "alltoall")
+    return "collective";
+  if (pattern == "fft2d" || pattern.starts_with("nas-")) return "application";
+  if (pattern == "random") return "random";
+  return "other";
+}
+
+graph::CommGraph instance_graph(const Instance& instance) {
+  graph::PatternSpec spec;
+  spec.name = instance.pattern;
+  spec.ranks = instance.tasks;
+  return graph::make_pattern(spec);
+}
+
+topology::Allocation instance_allocation(const Instance& instance) {
+  return instance.allocation->alloc.first_slots(instance.tasks);
+}
+
+}  // namespace rankmap::bench
