@@ -1,50 +1,49 @@
 /* NAS-BT/SP-like multi-partition sweeps: the communication of NPB BT and SP's x/y/z solves and copy_faces.
  *
- * P = q^2 ranks, rank = a*q + b. The domain is a q x q x q grid of cells of n^3 points; rank (a, b)
- * owns the q cells c = 0..q-1 at cell coordinates ((a + c) mod q, (b + c) mod q, c): one cell in
- * every slab of every direction, NPB's multi-partition. The owner of the next cell along x is
- * (a+1, b), along y (a, b+1), along z (a-1, b-1), all modulo q.
+ * P = q^2 ranks; as in NPB's make_set, rank = j*q + i. The domain is a q x q x q grid of cells of n^3
+ * points; rank (i, j) owns the q cells c = 0..q-1 at cell coordinates ((i + c) mod q, (j - c) mod q, c):
+ * one cell in every slab of every direction, NPB's multi-partition. The owner of the next cell is
+ * (i+1, j) along x, (i, j+1) along y and (i-1, j+1) along z, all modulo q (NPB's successor()).
  * One time step is
  *   copy_faces: one message to each of the 6 neighbours, holding 2 layers of 5 variables of every
  *               face of the rank's cells that touches that neighbour's cells (the domain is not periodic);
  *   x, y and z solves: a forward sweep over the q slabs (each rank works on its cell in slab s and sends
  *               the face to the next cell's owner: `fwd` doubles per face point), then a backward sweep
  *               (`bwd` doubles per face point).
- * BT sends a 5x5 block and a 5-vector forward (fwd = 30) and a 5-vector back (bwd = 5); SP's scalar
- * pentadiagonal solves send 3 five-vectors forward (fwd = 15) and one back (bwd = 5).
+ * BT sends a 5x5 block and a 5-vector forward (fwd = 30) and a 5-vector back (bwd = 5); SP sends 22
+ * doubles per point forward and 10 back, the figures `rankmap gen` uses for nas-bt and nas-sp.
  * Check: each sweep computes a prefix sum (forward) and a suffix sum (backward) of a closed-form cell
  * value along every grid line, so every received face is compared with its exact value; every
  * copy_faces element is compared with the value of the cell it came from.
  *
- * Options: -variant bt|sp is given as `-bt 1` or `-sp 1` (default bt), -n cell edge (16),
- * -i time steps (1), --graph FILE. */
+ * Options: `-sp 1` for SP (default BT), -n cell edge (16), -i time steps (1), --graph FILE. */
 #include "bench_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
-  int q, a, b, n;
+  int q, i, j, n;
   int fwd, bwd; /* doubles per face point in the forward and backward sweeps */
 } Layout;
 
 static int mod(int x, int q) { return ((x % q) + q) % q; }
-static int rank_of(const Layout* l, int a, int b) { return mod(a, l->q) * l->q + mod(b, l->q); }
+static int rank_of(const Layout* l, int i, int j) { return mod(j, l->q) * l->q + mod(i, l->q); }
 
 /* The cell this rank owns in slab `s` of direction `dir` (0 x, 1 y, 2 z). */
 static int cell_in_slab(const Layout* l, int dir, int s)
 {
   if (dir == 0)
-    return mod(s - l->a, l->q);
+    return mod(s - l->i, l->q);
   if (dir == 1)
-    return mod(s - l->b, l->q);
+    return mod(l->j - s, l->q);
   return s;
 }
 
 static void cell_coords(const Layout* l, int c, int* xyz)
 {
-  xyz[0] = mod(l->a + c, l->q);
-  xyz[1] = mod(l->b + c, l->q);
+  xyz[0] = mod(l->i + c, l->q);
+  xyz[1] = mod(l->j - c, l->q);
   xyz[2] = c;
 }
 
@@ -52,10 +51,10 @@ static void cell_coords(const Layout* l, int c, int* xyz)
 static int neighbour(const Layout* l, int dir, int step)
 {
   if (dir == 0)
-    return rank_of(l, l->a + step, l->b);
+    return rank_of(l, l->i + step, l->j);
   if (dir == 1)
-    return rank_of(l, l->a, l->b + step);
-  return rank_of(l, l->a - step, l->b - step);
+    return rank_of(l, l->i, l->j + step);
+  return rank_of(l, l->i - step, l->j + step);
 }
 
 /* A grid line along dir through cell `xyz` at face point (u, v): a number unique among all lines. */
@@ -197,7 +196,7 @@ int main(int argc, char** argv)
   Bench b;
   bench_init(&b, &argc, argv);
   int sp = bench_option(argc, argv, "sp", 0) != 0;
-  Layout l = {.n = (int)bench_option(argc, argv, "n", 16), .fwd = sp ? 15 : 30, .bwd = 5};
+  Layout l = {.n = (int)bench_option(argc, argv, "n", 16), .fwd = sp ? 22 : 30, .bwd = sp ? 10 : 5};
   int steps = (int)bench_option(argc, argv, "i", 1);
   l.q = 1;
   while (l.q * l.q < b.size)
@@ -208,8 +207,8 @@ int main(int argc, char** argv)
     MPI_Finalize();
     return 2;
   }
-  l.a = b.rank / l.q;
-  l.b = b.rank % l.q;
+  l.i = b.rank % l.q;
+  l.j = b.rank / l.q;
 
   size_t face = (size_t)l.n * l.n;
   double* in = malloc(sizeof(double) * face * l.fwd);
