@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Runs the SMPI experiment matrix: every program under every mapping on every platform.
+
+For each configuration (platform, ppn) and program it
+  1. simulates the identity placement once with --graph, which records the program's own
+     communication graph (the bytes each rank really sent) and the identity's timings;
+  2. computes every mapping of that graph: `rankmap map --algo NAME` for rankmap's algorithms
+     and Scotch, Open MPI treematch's permutation (treematch_perm under mpiexec.openmpi), and a
+     seeded random permutation as a bad reference;
+  3. writes the host file (hostfile.py, cross-checked against `rankmap emit --format
+     smpi-hostfile` when the tool has it), evaluates the mapping (`rankmap eval --json`) and
+     simulates it, unless an identical host file was already simulated.
+Every result is appended to OUT/results.jsonl, OUT/metrics.jsonl and OUT/mappings.jsonl; a rerun
+skips what is already there, so the matrix can be filled in as mappers land.
+
+Usage: experiment.py --out OUT --bin BINDIR [--rankmap PATH] [--only CONFIG[/PROGRAM]] [--algos a,b]
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostfile as hostfile_mod  # noqa: E402
+import smpi_platform  # noqa: E402
+import smpi_run  # noqa: E402
+
+# name -> (binary, arguments); sized for about a thousand ranks (see docs/smpi.md).
+PROGRAMS = {
+    "halo3d": ("halo3d", ["-n", "32", "-i", "1"]),
+    "cg": ("cg", ["-m", "16384", "-i", "1"]),
+    "bt": ("sweep", ["-n", "16", "-i", "1"]),
+    "sp": ("sweep", ["-sp", "1", "-n", "16", "-i", "1"]),
+    "allgather": ("allgather", ["-m", "128", "-i", "1"]),
+    "fft2d": ("fft2d", ["-L", "32768", "-i", "1"]),
+}
+
+# name -> platform; every configuration runs 1,024 ranks with 2 per node unless it says otherwise.
+CONFIGS = {
+    "8x8x8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 2},
+    "4x4x4x4x2": {"kind": "full", "topology": "torus:4x4x4x4x2", "ppn": 2},
+    "fragmented": {"kind": "fragment", "topology": "torus:12x12x12", "nodes": 512, "seed": 7, "ppn": 2},
+    "8x8x8-ppn8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 8, "programs": ["halo3d", "cg"]},
+}
+DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
+
+# Mappings compared. rankmap algorithms are `rankmap map --algo NAME [options]`.
+DIMORDERS = {3: ["dimorder:TABC", "dimorder:CBAT"], 5: ["dimorder:TABCDE", "dimorder:ACEBDT"]}
+RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
+                 ("mahd+refine@dor", ["--routing", "dor"]), ("rahtm", []), ("scotch", [])]
+TIME_BUDGET_MS = "20000"
+
+
+def log(message):
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+class Store:
+    """An append-only JSON-lines table keyed by (config, program, mapping)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.rows = {}
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    row = json.loads(line)
+                    self.rows[(row["config"], row["program"], row["mapping"])] = row
+
+    def get(self, config, program, mapping):
+        return self.rows.get((config, program, mapping))
+
+    def add(self, row):
+        self.rows[(row["config"], row["program"], row["mapping"])] = row
+        with open(self.path, "a") as f:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+class Rankmap:
+    """The `rankmap` tool, if built, and which subcommands it has."""
+
+    def __init__(self, path):
+        self.path = path if path and os.path.exists(path) else None
+        self.commands = set()
+        if self.path:
+            out = subprocess.run([self.path, "--help"], capture_output=True, text=True).stdout
+            self.commands = {c for c in ("gen", "map", "eval", "emit", "render") if f"  {c}" in out}
+
+    def has(self, command):
+        return command in self.commands
+
+    def run(self, *args):
+        proc = subprocess.run([self.path, *args], capture_output=True, text=True)
+        return proc.returncode, proc.stdout, proc.stderr
+
+
+def job_args(plat, ppn, graph):
+    return ["--graph", graph, "--alloc-file", plat["alloc"], "--ppn", str(ppn)]
+
+
+def write_mapping(path, header_from, algorithm, slot_of):
+    """A mapping file with the fingerprints of `header_from` (a mapping of the same job) or zeros."""
+    graph_hash, alloc_hash = "0" * 16, "0" * 16
+    if header_from and os.path.exists(header_from):
+        with open(header_from) as f:
+            for line in f:
+                fields = line.split()
+                if fields and fields[0] == "graph":
+                    graph_hash = fields[1]
+                if fields and fields[0] == "allocation":
+                    alloc_hash = fields[1]
+    with open(path, "w") as f:
+        f.write(f"rankmap-mapping 1\ntasks {len(slot_of)}\ngraph {graph_hash}\nallocation {alloc_hash}\n"
+                f"algorithm {algorithm}\n")
+        f.write("".join(f"{t} {s}\n" for t, s in enumerate(slot_of)))
+
+
+def treematch_mapping(bin_dir, graph, tasks, workdir):
+    """Runs treematch_perm; returns (slot_of, note). slot_of[t] = the old rank that became rank t."""
+    out = os.path.join(workdir, "treematch.perm")
+    # Yielding when idle keeps a thousand oversubscribed processes from spinning on two cores.
+    command = ["mpiexec.openmpi", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "--mca", "btl",
+               "self,vader", "--mca", "mpi_yield_when_idle", "1", "--mca", "topo", "treematch", "-n", str(tasks),
+               os.path.join(bin_dir, "treematch_perm"), graph, out]
+    proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, f"treematch_perm failed: {proc.stderr.strip()[-300:]}"
+    new_of_old = {}
+    with open(out) as f:
+        for line in f:
+            old, new = map(int, line.split())
+            new_of_old[old] = new
+    slot_of = [0] * tasks
+    for old, new in new_of_old.items():
+        slot_of[new] = old
+    moved = sum(1 for old, new in new_of_old.items() if old != new)
+    return slot_of, proc.stdout.strip() + ("" if moved else " (declined: identity)")
+
+
+def file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()
+
+
+class Experiment:
+    def __init__(self, args):
+        self.out = os.path.abspath(args.out)
+        self.bin = os.path.abspath(args.bin)
+        self.tool = Rankmap(args.rankmap)
+        self.results = Store(os.path.join(self.out, "results.jsonl"))
+        self.metrics = Store(os.path.join(self.out, "metrics.jsonl"))
+        self.mappings = Store(os.path.join(self.out, "mappings.jsonl"))
+        self.algos = args.algos.split(",") if args.algos else None
+
+    def platform(self, name):
+        conf = CONFIGS[name]
+        outdir = os.path.join(self.out, "platforms", name)
+        if not os.path.exists(os.path.join(outdir, "alloc.txt")):
+            dims = smpi_platform.parse_torus(conf["topology"])
+            if conf["kind"] == "full":
+                nodes = smpi_platform.row_major_coords(dims)
+                title = f"all of {conf['topology']}, row-major"
+            else:
+                nodes = smpi_platform.fragment_nodes(dims, conf["nodes"], conf["seed"])
+                title = f"{conf['nodes']} fragmented nodes of {conf['topology']}, seed {conf['seed']}"
+            smpi_platform.write_platform(outdir, dims, nodes, title)
+        return {"dir": outdir, "xml": os.path.join(outdir, "platform.xml"), "alloc": os.path.join(outdir, "alloc.txt")}
+
+    def mapping_names(self, conf):
+        ndims = len(smpi_platform.parse_torus(conf["topology"]))
+        names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch", "random"]
+        return [n for n in names if self.algos is None or n in self.algos or n == "identity"]
+
+    def make_mapping(self, name, plat, conf, graph, tasks, workdir):
+        """Writes workdir/NAME.map; returns a record, or None when the mapper is not available yet.
+
+        identity, random and treematch are written here; their fingerprints are copied from the
+        tool's identity mapping once `rankmap map` exists (`hashed`), zeros before."""
+        path = os.path.join(workdir, safe(name) + ".map")
+        identity_map = os.path.join(workdir, "identity.map")
+        hashed = self.tool.has("map")
+        record = {"file": path, "hashed": hashed}
+        start = time.monotonic()
+        if name == "identity" and not hashed:
+            write_mapping(path, None, "identity", list(range(tasks)))
+        elif name == "random":
+            slot_of = list(range(tasks))
+            random.Random(12345).shuffle(slot_of)
+            write_mapping(path, identity_map, "random", slot_of)
+        elif name == "treematch":
+            declined = self.treematch_declined(tasks)
+            if declined:
+                # Open MPI decides to decline before it looks at the graph (more processes on the node
+                # than PUs), so one recorded decline at this process count stands for every graph.
+                slot_of = list(range(tasks))
+                note = f"declined: identity (recorded on {declined}, same process count)"
+            else:
+                slot_of, note = treematch_mapping(self.bin, graph, tasks, workdir)
+                if slot_of is None:
+                    log(note)
+                    return None
+            write_mapping(path, identity_map, "treematch", slot_of)
+            record["note"] = note
+        else:
+            if not hashed:
+                return None
+            algo = name.partition("@")[0]
+            extra = dict(RANKMAP_ALGOS).get(name, [])
+            status, stdout, stderr = self.tool.run("map", *job_args(plat, conf["ppn"], graph), "--algo", algo,
+                                                   "--time-budget-ms", TIME_BUDGET_MS, "--seed", "1", *extra,
+                                                   "-o", path)
+            if status != 0:
+                log(f"rankmap map --algo {name} is not available: {stderr.strip()[-300:]}")
+                return None
+            record["log"] = stdout.strip()[-500:]
+        record["map_seconds"] = round(time.monotonic() - start, 2)
+        return record
+
+    def treematch_declined(self, tasks):
+        """`config/program` of a recorded treematch run at `tasks` processes that declined, or None."""
+        for row in self.mappings.rows.values():
+            if row["mapping"] == "treematch" and "(declined: identity)" in row.get("note", "") \
+                    and row.get("tasks") == tasks:
+                return f"{row['config']}/{row['program']}"
+        return None
+
+    def mapping(self, key, plat, conf, graph, tasks, workdir):
+        """The mapping record of key, made (or re-made with real fingerprints) when needed."""
+        done = self.mappings.get(*key)
+        if done and os.path.exists(done["file"]) and (done.get("hashed") or not self.tool.has("map")):
+            return done
+        record = self.make_mapping(key[2], plat, conf, graph, tasks, workdir)
+        if record is None:
+            return None
+        if done and "map_seconds" in done and key[2] in ("treematch", "random"):
+            record["map_seconds"] = done["map_seconds"]
+        record.update({"config": key[0], "program": key[1], "mapping": key[2], "tasks": tasks})
+        self.mappings.add(record)
+        return record
+
+    def host_file(self, plat, conf, mapping_file, workdir, name):
+        path = os.path.join(workdir, safe(name) + ".hosts")
+        node_hosts = hostfile_mod.hosts_of_alloc_file(plat["alloc"])
+        lines = hostfile_mod.hostfile_lines(node_hosts, conf["ppn"], hostfile_mod.read_mapping(mapping_file))
+        with open(path, "w") as f:
+            f.write("".join(h + "\n" for h in lines))
+        if self.tool.has("emit"):
+            emitted = path + ".emit"
+            status, _, stderr = self.tool.run("emit", "--mapping", mapping_file, "--format", "smpi-hostfile",
+                                              "--alloc-file", plat["alloc"], "--ppn", str(conf["ppn"]),
+                                              "-o", emitted)
+            if status != 0 or file_digest(emitted) != file_digest(path):
+                raise SystemExit(f"experiment: rankmap emit disagrees with hostfile.py on {mapping_file}: {stderr}")
+        return path
+
+    def evaluate(self, key, plat, conf, graph, mapping_file):
+        if self.metrics.get(*key) or not self.tool.has("eval"):
+            return
+        status, stdout, stderr = self.tool.run("eval", *job_args(plat, conf["ppn"], graph), "--mapping",
+                                               mapping_file, "--json")
+        if status != 0:
+            raise SystemExit(f"experiment: rankmap eval failed on {mapping_file}: {stderr}")
+        row = json.loads(stdout)
+        row.update({"config": key[0], "program": key[1], "mapping": key[2]})
+        self.metrics.add(row)
+
+    def simulate(self, key, plat, program, hosts, graph=None):
+        binary, args = PROGRAMS[program]
+        digest = file_digest(hosts)
+        for row in self.results.rows.values():
+            if row["config"] == key[0] and row["program"] == key[1] and row.get("hostfile_sha1") == digest:
+                copy = dict(row, mapping=key[2], same_placement_as=row["mapping"])
+                self.results.add(copy)
+                log(f"{key}: same host file as {row['mapping']}, result reused")
+                return
+        log(f"{key}: simulating")
+        result = smpi_run.run(os.path.join(self.bin, binary), plat["xml"], hosts, graph, args)
+        result.update({"config": key[0], "program": key[1], "mapping": key[2], "hostfile_sha1": digest,
+                       "args": " ".join(args)})
+        self.results.add(result)
+        log(f"{key}: comm {result['comm_time']:.4e} s total {result['total_time']:.4e} s check {result['check']} "
+            f"({result['sim_cpu_s']} s CPU)")
+        if result["check"] != "ok":
+            raise SystemExit(f"experiment: {key} failed its own check")
+
+    def run_program(self, config, program):
+        conf = CONFIGS[config]
+        plat = self.platform(config)
+        workdir = os.path.join(self.out, "runs", config, program)
+        os.makedirs(workdir, exist_ok=True)
+        graph = os.path.join(workdir, "graph.mtx")
+        with open(plat["alloc"]) as f:
+            tasks = sum(1 for line in f if line.startswith("node ")) * conf["ppn"]
+        if not os.path.exists(graph):
+            # The identity run records the graph every mapper needs.
+            launcher_order = os.path.join(workdir, "launcher.map")
+            write_mapping(launcher_order, None, "identity", list(range(tasks)))
+            hosts = self.host_file(plat, conf, launcher_order, workdir, "launcher")
+            self.results.rows.pop((config, program, "identity"), None)
+            self.simulate((config, program, "identity"), plat, program, hosts, graph)
+        for name in self.mapping_names(conf):
+            key = (config, program, name)
+            record = self.mapping(key, plat, conf, graph, tasks, workdir)
+            if record is None:
+                continue
+            hosts = self.host_file(plat, conf, record["file"], workdir, name)
+            if self.results.get(*key) is None:
+                self.simulate(key, plat, program, hosts)
+            self.evaluate(key, plat, conf, graph, record["file"])
+
+
+def safe(name):
+    return name.replace(":", "_").replace("+", "_").replace("@", "_")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--bin", required=True, help="directory of the smpicc-built programs and treematch_perm")
+    parser.add_argument("--rankmap", help="the rankmap tool (optional until it is built)")
+    parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
+    parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
+    args = parser.parse_args(argv)
+    exp = Experiment(args)
+    targets = []
+    for config in (args.only or DEFAULT_CONFIGS):
+        name, _, program = config.partition("/")
+        if name not in CONFIGS:
+            raise SystemExit(f"experiment: unknown configuration {name}; known: {', '.join(CONFIGS)}")
+        programs = [program] if program else CONFIGS[name].get("programs", list(PROGRAMS))
+        targets += [(name, p) for p in programs]
+    for config, program in targets:
+        exp.run_program(config, program)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
