@@ -1,0 +1,15 @@
+// Reading a communication graph from a file of any supported format.
+#pragma once
+
+#include <rankmap/graph/comm_graph.hpp>
+
+#include <string>
+
+namespace rankmap::graph {
+
+/// Picks the format by extension (`.mtx` Matrix Market; `.graph` or `.metis` METIS), and
+/// otherwise by content (a `%%MatrixMarket` banner). Throws InputError naming the path when
+/// the format cannot be told or the file does not parse.
+CommGraph read_graph_file(const std::string& path);
+
+}  // namespace rankmap::graph
