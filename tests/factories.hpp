@@ -47,6 +47,32 @@ inline graph::CommGraph grid_graph(TaskId rows, TaskId cols, double w = 1) {
   return graph::CommGraph::from_edges(rows * cols, e);
 }
 
+/// A ring of n tasks, w bytes each way between i and i+1 (mod n).
+inline graph::CommGraph ring_graph(TaskId n, double w = 1) {
+  std::vector<graph::Edge> e;
+  for (TaskId i = 0; i < n; ++i) add_pair(e, i, (i + 1) % n, w);
+  return graph::CommGraph::from_edges(n, e);
+}
+
+/// A nearest-neighbour stencil on a row-major task grid (last extent fastest), w bytes each way
+/// along every grid link; `periodic` wraps every dimension around.
+inline graph::CommGraph stencil_graph(const std::vector<int>& extents, bool periodic, double w = 1) {
+  TaskId n = 1;
+  for (int k : extents) n *= k;
+  std::vector<graph::Edge> e;
+  for (TaskId t = 0; t < n; ++t) {
+    TaskId stride = 1;
+    for (std::size_t d = extents.size(); d-- > 0;) {
+      const int k = extents[d];
+      const int c = (t / stride) % k;
+      if (c + 1 < k) add_pair(e, t, t + stride, w);
+      else if (periodic && k > 2) add_pair(e, t, t - (k - 1) * stride, w);
+      stride *= k;
+    }
+  }
+  return graph::CommGraph::from_edges(n, e);
+}
+
 /// A directed random graph with about `avg_degree` out-edges per task and integer weights 1..100.
 inline graph::CommGraph random_graph(TaskId n, int avg_degree, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -1,0 +1,89 @@
+// The emahd mapper: mahd from many start nodes, keeping the best mapping by the objective.
+#include <rankmap/mapping/hilbert.hpp>
+#include <rankmap/mapping/mapping.hpp>
+
+#include "mahd_problem.hpp"
+#include "objective_score.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace rankmap::mapping {
+
+namespace {
+
+/// The most central node first (so emahd is never worse than mahd), then the others along the
+/// Hilbert curve in bit-reversed (van der Corput) order, so that any prefix of the list is spread
+/// evenly over the allocation; at most `limit` nodes (0: all).
+std::vector<int> start_nodes(const topology::Allocation& alloc, int most_central, long long limit) {
+  const std::vector<int> curve = hilbert_node_order(alloc);
+  const std::size_t n = curve.size();
+  int bits = 0;
+  while ((std::size_t{1} << bits) < n) ++bits;
+  std::vector<int> starts{most_central};
+  for (std::size_t i = 0; i < (std::size_t{1} << bits); ++i) {
+    std::size_t reversed = 0;
+    for (int b = 0; b < bits; ++b) reversed |= ((i >> b) & 1u) << (bits - 1 - b);
+    if (reversed < n && curve[reversed] != most_central) starts.push_back(curve[reversed]);
+  }
+  if (limit > 0 && static_cast<long long>(starts.size()) > limit) starts.resize(static_cast<std::size_t>(limit));
+  return starts;
+}
+
+struct Candidate {
+  detail::Score score;
+  std::size_t index = 0;
+  Mapping mapping;
+  bool better_than(const Candidate& other) const {
+    if (other.mapping.empty()) return true;
+    if (score < other.score) return true;
+    return !(other.score < score) && index < other.index;
+  }
+};
+
+}  // namespace
+
+// Runs mahd from every start node (or the first N of start_nodes() with `emahd:N`) on
+// options.threads threads, scores each mapping by the objective, and keeps the best; ties go to
+// the earlier start. Start nodes after the first are skipped once the time budget is spent.
+Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+  const Deadline deadline(options.time_budget_ms);
+  const detail::MahdParameters params = detail::parse_mahd_parameters(options, "emahd", true);
+  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed);
+  const detail::ObjectiveScorer score(graph, alloc, options);
+  const std::vector<int> starts = start_nodes(alloc, problem.placer().most_central_node(), params.max_starts);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto work = [&](Candidate& best) {
+    try {
+      for (std::size_t i = next++; i < starts.size(); i = next++) {
+        if (i > 0 && deadline.passed()) break;
+        Candidate c{{}, i, problem.mapping(problem.placer().place(starts[i]))};
+        c.score = score(c.mapping);
+        if (c.better_than(best)) best = std::move(c);
+      }
+    } catch (...) {
+      next = starts.size();
+      const std::lock_guard lock(failure_mutex);
+      failure = std::current_exception();
+    }
+  };
+  const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
+                                                      starts.size());
+  std::vector<Candidate> best(threads);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(best[t]));
+  work(best[0]);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  Candidate* winner = &best[0];
+  for (Candidate& c : best)
+    if (!c.mapping.empty() && c.better_than(*winner)) winner = &c;
+  return std::move(winner->mapping);
+}
+
+}  // namespace rankmap::mapping

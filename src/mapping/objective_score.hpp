@@ -1,0 +1,33 @@
+// Scoring complete mappings by the objective of MapOptions, for mappers that compare candidates.
+#pragma once
+
+#include <rankmap/mapping/mapping.hpp>
+
+#include <memory>
+#include <span>
+
+namespace rankmap::mapping::detail {
+
+/// The objective value of a mapping, with hop-bytes breaking MCL ties.
+struct Score {
+  double objective = 0;  ///< MCL under options.routing, or hop-bytes
+  double hop_bytes = 0;
+  friend bool operator<(const Score& a, const Score& b) {
+    return a.objective < b.objective || (a.objective == b.objective && a.hop_bytes < b.hop_bytes);
+  }
+};
+
+/// Builds the routing model once and scores any number of mappings; safe to call from several
+/// threads at once.
+class ObjectiveScorer {
+ public:
+  ObjectiveScorer(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options);
+  Score operator()(std::span<const SlotId> slot_of) const;
+
+ private:
+  const graph::CommGraph& graph_;
+  const topology::Allocation& alloc_;
+  std::unique_ptr<topology::RoutingModel> routing_;  ///< null under the hop-bytes objective
+};
+
+}  // namespace rankmap::mapping::detail

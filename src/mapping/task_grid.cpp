@@ -1,0 +1,181 @@
+// Recognising stencil graphs on a row-major task grid, and cutting the grid into node-sized tiles.
+#include <rankmap/mapping/concentration.hpp>
+
+#include "task_grid.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <set>
+#include <unordered_set>
+
+namespace rankmap::mapping {
+
+namespace {
+
+constexpr std::size_t kMaxStrideCandidates = 12;
+constexpr std::size_t kMaxValidations = 64;
+constexpr double kTolerance = 0.01;  ///< share of the bytes allowed off the grid
+
+/// Strides of a row-major grid, the fastest (1) first, from its extents (slowest first).
+std::vector<std::int64_t> strides_of(std::span<const int> extents) {
+  std::vector<std::int64_t> strides(extents.size());
+  std::int64_t s = 1;
+  for (std::size_t d = extents.size(); d-- > 0;) strides[d] = s, s *= extents[d];
+  return strides;
+}
+
+/// Calls visit(d, delta) for each dimension in which tasks a and b differ, delta in the range
+/// -(k-1)..k-1; returns false as soon as visit does.
+template <typename Visit>
+bool for_each_difference(std::span<const int> extents, std::span<const std::int64_t> strides, TaskId a, TaskId b,
+                         Visit&& visit) {
+  for (std::size_t d = 0; d < extents.size(); ++d) {
+    const int delta = static_cast<int>((b / strides[d]) % extents[d] - (a / strides[d]) % extents[d]);
+    if (delta != 0 && !visit(d, delta)) return false;
+  }
+  return true;
+}
+
+bool is_neighbour_step(int delta, int extent) { return std::abs(delta) == 1 || std::abs(delta) == extent - 1; }
+
+/// The bytes-weighted average number of dimensions an edge moves along, if the graph is a
+/// stencil on this grid (at most kTolerance of the bytes off it); a negative number otherwise.
+double stencil_spread(const graph::CommGraph& graph, std::span<const int> extents) {
+  const std::vector<std::int64_t> strides = strides_of(extents);
+  const bool weighted = graph.total_weight() > 0;
+  const double total = weighted ? graph.total_weight() : static_cast<double>(graph.num_edges());
+  double off_grid = 0, spread = 0;
+  for (TaskId a = 0; a < graph.num_tasks(); ++a) {
+    const auto targets = graph.out_neighbors(a);
+    const auto weights = graph.out_weights(a);
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const double w = weighted ? weights[k] : 1.0;
+      int moved = 0;
+      const bool on_grid = for_each_difference(extents, strides, a, targets[k], [&](std::size_t d, int delta) {
+        ++moved;
+        return is_neighbour_step(delta, extents[d]);
+      });
+      if (on_grid) {
+        spread += w * moved;
+      } else if ((off_grid += w) > kTolerance * total) {
+        return -1;
+      }
+    }
+  }
+  return spread / total;
+}
+
+/// A stencil repeats a few offsets at every task, so it has few distinct index differences
+/// (at most 2^m per offset, from wrapping around) compared with its edges per task.
+bool has_few_offsets(const graph::CommGraph& graph) {
+  const std::size_t limit = 8 * static_cast<std::size_t>((graph.num_edges() + graph.num_tasks() - 1) / graph.num_tasks()) + 8;
+  std::unordered_set<std::int64_t> seen;
+  for (TaskId a = 0; a < graph.num_tasks(); ++a)
+    for (TaskId b : graph.out_neighbors(a))
+      if (seen.insert(static_cast<std::int64_t>(b) - a).second && seen.size() > limit) return false;
+  return true;
+}
+
+/// Every chain of strides 1 = s0 < s1 < ... with each dividing the next, drawn from `candidates`.
+void stride_chains(std::vector<std::int64_t>& chain, const std::vector<std::int64_t>& candidates,
+                   std::vector<std::vector<std::int64_t>>& out) {
+  out.push_back(chain);
+  for (std::int64_t s : candidates) {
+    if (s <= chain.back() || s % chain.back() != 0) continue;
+    chain.push_back(s);
+    stride_chains(chain, candidates, out);
+    chain.pop_back();
+  }
+}
+
+void enumerate_tiles(std::span<const int> grid, std::span<const double> bytes, std::size_t d, int left,
+                     std::vector<int>& tile, std::pair<double, double> cost, std::pair<double, double>& best_cost,
+                     std::vector<int>& best) {
+  if (d == grid.size()) {
+    if (left == 1 && (best.empty() || cost < best_cost)) best = tile, best_cost = cost;
+    return;
+  }
+  for (int t = std::min(left, grid[d]); t >= 1; --t) {
+    if (grid[d] % t != 0 || left % t != 0) continue;
+    tile[d] = t;
+    std::pair<double, double> next = cost;
+    if (t < grid[d]) next.first += bytes[d] / t, next.second += 1.0 / t;
+    enumerate_tiles(grid, bytes, d + 1, left / t, tile, next, best_cost, best);
+  }
+}
+
+}  // namespace
+
+std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
+  const std::int64_t n = graph.num_tasks();
+  if (n < 2 || graph.num_edges() == 0 || !has_few_offsets(graph)) return {};
+  std::set<std::int64_t> divisors;
+  for (TaskId a = 0; a < graph.num_tasks(); ++a)
+    for (TaskId b : graph.out_neighbors(a)) {
+      const std::int64_t diff = std::abs(static_cast<std::int64_t>(b) - a);
+      if (diff > 1 && diff < n && n % diff == 0) divisors.insert(diff);
+    }
+  std::vector<std::int64_t> candidates(divisors.begin(), divisors.end());
+  if (candidates.size() > kMaxStrideCandidates) candidates.resize(kMaxStrideCandidates);
+  std::vector<std::int64_t> chain{1};
+  std::vector<std::vector<std::int64_t>> chains;
+  stride_chains(chain, candidates, chains);
+  // Several factorisations may pass when diagonal steps are allowed (3x2x4 for 2x3x4); the
+  // right one moves each edge along the fewest dimensions, then has the most dimensions.
+  std::stable_sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  if (chains.size() > kMaxValidations) chains.resize(kMaxValidations);
+  std::vector<int> best;
+  double best_spread = 0;
+  for (const auto& strides : chains) {
+    std::vector<int> extents;
+    extents.push_back(static_cast<int>(n / strides.back()));
+    for (std::size_t i = strides.size() - 1; i > 0; --i) extents.push_back(static_cast<int>(strides[i] / strides[i - 1]));
+    const double spread = stencil_spread(graph, extents);
+    if (spread >= 0 && (best.empty() || spread < best_spread)) best = std::move(extents), best_spread = spread;
+  }
+  return best;
+}
+
+std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const double> bytes_along, int tile_size) {
+  std::vector<int> tile(task_grid.size(), 1), best;
+  std::pair<double, double> best_cost{std::numeric_limits<double>::infinity(), 0};
+  enumerate_tiles(task_grid, bytes_along, 0, tile_size, tile, {0.0, 0.0}, best_cost, best);
+  return best;
+}
+
+namespace detail {
+
+std::vector<double> bytes_along_dimensions(const graph::CommGraph& graph, std::span<const int> task_grid) {
+  const std::vector<std::int64_t> strides = strides_of(task_grid);
+  std::vector<double> bytes(task_grid.size(), 0.0);
+  for (TaskId a = 0; a < graph.num_tasks(); ++a) {
+    const auto targets = graph.out_neighbors(a);
+    const auto weights = graph.out_weights(a);
+    for (std::size_t k = 0; k < targets.size(); ++k)
+      for_each_difference(task_grid, strides, a, targets[k], [&](std::size_t d, int) {
+        bytes[d] += weights[k];
+        return true;
+      });
+  }
+  return bytes;
+}
+
+std::vector<int> tile_groups(std::span<const int> task_grid, std::span<const int> tile) {
+  const std::vector<std::int64_t> strides = strides_of(task_grid);
+  std::vector<int> tiles_along(task_grid.size());
+  for (std::size_t d = 0; d < task_grid.size(); ++d) tiles_along[d] = task_grid[d] / tile[d];
+  const std::int64_t n = strides.empty() ? 1 : strides[0] * task_grid[0];
+  std::vector<int> group(static_cast<std::size_t>(n));
+  for (std::int64_t t = 0; t < n; ++t) {
+    int g = 0;
+    for (std::size_t d = 0; d < task_grid.size(); ++d)
+      g = g * tiles_along[d] + static_cast<int>((t / strides[d]) % task_grid[d]) / tile[d];
+    group[t] = g;
+  }
+  return group;
+}
+
+}  // namespace detail
+
+}  // namespace rankmap::mapping

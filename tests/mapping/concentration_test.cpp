@@ -1,0 +1,93 @@
+// Concentration: recognising stencils, choosing tiles, and groups of exactly a node's size.
+#include <rankmap/mapping/concentration.hpp>
+
+#include "factories.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace rankmap::mapping {
+namespace {
+
+using topology::Allocation;
+using topology::Grid;
+
+std::map<int, int> group_counts(const Concentration& c) {
+  std::map<int, int> counts;
+  for (int g : c.group_of_task) ++counts[g];
+  return counts;
+}
+
+TEST(TaskGrid, StencilsAreRecognised) {
+  EXPECT_EQ(detect_task_grid(testing::stencil_graph({4, 6}, true)), (std::vector<int>{4, 6}));
+  EXPECT_EQ(detect_task_grid(testing::stencil_graph({4, 6}, false)), (std::vector<int>{4, 6}));
+  EXPECT_EQ(detect_task_grid(testing::stencil_graph({2, 3, 4}, true)), (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(detect_task_grid(testing::path_graph(10)), std::vector<int>{10});
+  EXPECT_EQ(detect_task_grid(testing::ring_graph(12)), std::vector<int>{12});
+}
+
+TEST(TaskGrid, OtherGraphsAreNot) {
+  EXPECT_TRUE(detect_task_grid(testing::random_graph(64, 4, 1)).empty());
+  EXPECT_TRUE(detect_task_grid(testing::star_graph(16)).empty());
+  EXPECT_TRUE(detect_task_grid(graph::CommGraph::from_edges(9, {})).empty());
+}
+
+TEST(TaskGrid, TileFollowsTheHeavyDimension) {
+  // 8x8 grid, tile of 4. Equal traffic: 2x2 cuts 1/2 + 1/2 per byte, 4x1 or 1x4 cut 1/4 + 1.
+  EXPECT_EQ(choose_tile(std::vector<int>{8, 8}, std::vector<double>{1, 1}, 4), (std::vector<int>{2, 2}));
+  // 100 times more traffic along dimension 0: 4x1 cuts 100/4 + 1 = 26 against 50.5 for 2x2.
+  EXPECT_EQ(choose_tile(std::vector<int>{8, 8}, std::vector<double>{100, 1}, 4), (std::vector<int>{4, 1}));
+  // A whole dimension inside the tile cuts nothing along it: 8x1 tiles of a 8x5 grid.
+  EXPECT_EQ(choose_tile(std::vector<int>{8, 5}, std::vector<double>{1, 1}, 8), (std::vector<int>{8, 1}));
+  EXPECT_TRUE(choose_tile(std::vector<int>{5, 5}, std::vector<double>{1, 1}, 4).empty());
+}
+
+TEST(Concentration, StencilIsTiled) {
+  // 8x8 periodic stencil on 16 nodes of 4 slots: 2x2 tiles, each group four tasks, the group graph
+  // a periodic 4x4 stencil with 2 bytes each way between neighbouring tiles.
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 4);
+  const Concentration c = concentrate(testing::stencil_graph({8, 8}, true), a, 1);
+  EXPECT_EQ(c.method, ConcentrationMethod::tiling);
+  EXPECT_EQ(c.tile, (std::vector<int>{2, 2}));
+  EXPECT_EQ(c.group_of_task[0], c.group_of_task[9]);   // (0,0) and (1,1)
+  EXPECT_NE(c.group_of_task[0], c.group_of_task[2]);   // (0,0) and (0,2)
+  for (const auto& [g, n] : group_counts(c)) EXPECT_EQ(n, 4);
+  EXPECT_EQ(c.group_graph.num_edges(), 64);  // 16 tiles x 4 neighbours
+  EXPECT_DOUBLE_EQ(c.group_graph.total_weight(), 128);
+}
+
+TEST(Concentration, RandomGraphGroupsHaveExactlyTheNodeSizes) {
+  // Nodes of 3, 3, 3, 3 and 1 slots (the last node truncated): METIS, then repaired to exact sizes.
+  const Allocation a = Allocation::full(Grid::parse("torus:5"), 3).first_slots(13);
+  const Concentration c = concentrate(testing::random_graph(13, 4, 2), a, 7);
+  EXPECT_EQ(c.method, ConcentrationMethod::metis);
+  EXPECT_EQ(c.group_size, (std::vector<int>{3, 3, 3, 3, 1}));
+  const auto counts = group_counts(c);
+  for (int g = 0; g < 5; ++g) EXPECT_EQ(counts.at(g), c.group_size[g]);
+  // Groups placed on nodes in order give a permutation.
+  const Mapping m = expand_groups(c, a, std::vector<int>{0, 1, 2, 3, 4});
+  EXPECT_TRUE(is_permutation(m));
+}
+
+TEST(Concentration, MetisKeepsCliquesTogether) {
+  // Four 4-cliques joined in a ring by single light edges, labels interleaved: every group must
+  // be one clique, so only the 4 light edges (both ways) cross groups.
+  std::vector<graph::Edge> e;
+  for (int q = 0; q < 4; ++q) {
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) testing::add_pair(e, 4 * i + q, 4 * j + q, 100);
+    testing::add_pair(e, q, (q + 1) % 4 + 4, 1);
+  }
+  const auto g = graph::CommGraph::from_edges(16, e);
+  const Allocation a = Allocation::full(Grid::parse("mesh:2x2"), 4);
+  const Concentration c = concentrate(g, a, 3);
+  EXPECT_DOUBLE_EQ(c.group_graph.total_weight(), 8);
+}
+
+TEST(Concentration, RefusesMismatchedSizes) {
+  EXPECT_THROW(concentrate(testing::path_graph(5), Allocation::full(Grid::parse("mesh:2"), 2), 1), InputError);
+}
+
+}  // namespace
+}  // namespace rankmap::mapping
