@@ -4,7 +4,10 @@
 1. SimGrid's torus on a tiny platform: host numbering, routes and contention (verify_torus.py --quick).
 2. The host-file conversion of DESIGN.md §8 on a hand-checked case, both ways (coordinate file and
    --topology), and against `rankmap emit --format smpi-hostfile` when the tool is given and has it.
-3. The 3D halo exchange at 64 ranks on torus:4x4x4: the identity placement (the 4x4x4 process
+3. With the tool: each program's own graph at 64 ranks (what it really sends, written by --graph)
+   against `rankmap gen` of the matching pattern: the same edges (self-loops aside) and, except for
+   the all-gather whose step s weighs 2^s, weights proportional within 0.1%.
+4. The 3D halo exchange at 64 ranks on torus:4x4x4: the identity placement (the 4x4x4 process
    grid on the 4x4x4 torus, every message one hop on its own link) checks its results and is
    at least twice as fast as a seeded random placement, whose messages share links.
 
@@ -26,8 +29,9 @@ def build(workdir):
     bin_dir = os.path.join(workdir, "bin")
     os.makedirs(bin_dir, exist_ok=True)
     programs = os.path.join(here, "programs")
-    subprocess.run(["smpicc", "-O2", "-o", os.path.join(bin_dir, "halo3d"), os.path.join(programs, "halo3d.c"),
-                    os.path.join(programs, "bench_common.c"), "-lm"], check=True)
+    for program in ("halo3d", "cg", "sweep", "allgather", "fft2d"):
+        subprocess.run(["smpicc", "-O2", "-o", os.path.join(bin_dir, program), os.path.join(programs, f"{program}.c"),
+                        os.path.join(programs, "bench_common.c"), "-lm"], check=True)
     subprocess.run(["smpicc", "-O2", "-o", os.path.join(bin_dir, "verify_torus"),
                     os.path.join(here, "verify_torus.c")], check=True)
     return bin_dir
@@ -78,6 +82,47 @@ def check_emit(workdir, rankmap, plat, expected, slot_of):
     print("rankmap emit --format smpi-hostfile agrees with hostfile.py")
 
 
+# program -> (program arguments at 64 ranks, `rankmap gen` arguments, weights proportional?)
+GRAPH_CASES = {
+    "halo3d": (["-n", "8", "-i", "1"], ["stencil3d", "--periodic"], True),
+    "cg": (["-m", "1024", "-i", "1"], ["nas-cg"], True),
+    "bt": (["-n", "4", "-i", "1"], ["nas-bt"], True),
+    "sp": (["-sp", "1", "-n", "4", "-i", "1"], ["nas-sp"], True),
+    "allgather": (["-m", "16", "-i", "1"], ["recdoubling"], False),
+    "fft2d": (["-L", "512", "-i", "1"], ["fft2d"], True),
+}
+
+
+def read_edges(path):
+    edges = {}
+    with open(path) as f:
+        lines = [ln for ln in f if not ln.startswith("%")]
+    for ln in lines[1:]:
+        i, j, w = ln.split()
+        if i != j:
+            edges[(int(i), int(j))] = edges.get((int(i), int(j)), 0) + float(w)
+    return edges
+
+
+def check_graphs(workdir, bin_dir, rankmap):
+    plat = os.path.join(workdir, "torus-4x4x4")
+    hosts = os.path.join(workdir, "identity.hosts")
+    for program, (args, pattern, proportional) in GRAPH_CASES.items():
+        binary = "sweep" if program in ("bt", "sp") else program
+        mine = os.path.join(workdir, f"{program}.mtx")
+        result = smpi_run.run(os.path.join(bin_dir, binary), os.path.join(plat, "platform.xml"), hosts, mine, args)
+        assert result["check"] == "ok", f"{program} failed its own check"
+        generated = os.path.join(workdir, f"{program}.gen.mtx")
+        subprocess.run([rankmap, "gen", *pattern, "--ranks", "64", "-o", generated], check=True)
+        a, b = read_edges(mine), read_edges(generated)
+        assert a.keys() == b.keys(), f"{program}: {len(a.keys() ^ b.keys())} edges differ from rankmap gen {pattern[0]}"
+        ratios = [a[e] / b[e] for e in a]
+        spread = max(ratios) / min(ratios)
+        assert spread < 1.001 or not proportional, f"{program}: weights not proportional to {pattern[0]} ({spread})"
+        print(f"{program}: {len(a)} edges, the same as rankmap gen {' '.join(pattern)}; weight ratio spread "
+              f"{spread:.4f}")
+
+
 def check_halo(workdir, bin_dir):
     plat = os.path.join(workdir, "torus-4x4x4")
     dims = [4, 4, 4]
@@ -115,6 +160,8 @@ def main(argv):
         return 1
     check_conversion(workdir, rankmap)
     check_halo(workdir, bin_dir)
+    if rankmap and "  gen" in subprocess.run([rankmap, "--help"], capture_output=True, text=True).stdout:
+        check_graphs(workdir, bin_dir, rankmap)
     print("smpi smoke test: passed")
     return 0
 
