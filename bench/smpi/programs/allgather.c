@@ -14,17 +14,12 @@ static double value(int owner, long i, int rep) { return (double)owner * 1048576
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
   Bench b;
-  bench_init(&b, &argc, argv);
+  bench_init(&b, &argc, &argv);
   long m = bench_option(argc, argv, "m", 128);
   int reps = (int)bench_option(argc, argv, "i", 4);
-  if ((b.size & (b.size - 1)) != 0) {
-    if (b.rank == 0)
-      fprintf(stderr, "allgather: needs a power-of-two rank count (got %d)\n", b.size);
-    MPI_Finalize();
-    return 2;
-  }
+  if ((b.size & (b.size - 1)) != 0)
+    return bench_refuse(&b, "allgather: needs a power-of-two rank count");
   double* all = malloc(sizeof(double) * (size_t)m * b.size);
 
   bench_start(&b);

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bench_init(Bench* b, int* argc, char** argv)
+void bench_init(Bench* b, int* argc, char*** argvp)
 {
+  MPI_Init(argc, argvp);
+  char** argv = *argvp;
   memset(b, 0, sizeof *b);
   MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &b->size);
@@ -22,6 +24,14 @@ void bench_init(Bench* b, int* argc, char** argv)
   *argc = out;
   if (b->graph_path != NULL)
     b->bytes_to = calloc((size_t)b->size, sizeof(double));
+}
+
+int bench_refuse(const Bench* b, const char* message)
+{
+  if (b->rank == 0)
+    fprintf(stderr, "%s\n", message);
+  MPI_Finalize();
+  return 2;
 }
 
 long bench_option(int argc, char** argv, const char* name, long fallback)

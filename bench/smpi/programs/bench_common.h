@@ -17,8 +17,10 @@ typedef struct {
   long errors; /* wrong values this rank found while checking its own results */
 } Bench;
 
-/* Reads the options shared by all programs (`--graph FILE`) and removes them from argv. */
-void bench_init(Bench* b, int* argc, char** argv);
+/* MPI_Init, then reads the options shared by all programs (`--graph FILE`) and removes them from argv. */
+void bench_init(Bench* b, int* argc, char*** argv);
+/* For a job the program cannot run: rank 0 prints `message`, every rank finalizes; returns the exit status 2. */
+int bench_refuse(const Bench* b, const char* message);
 /* An integer option `-name value` from the remaining arguments, or `fallback`. */
 long bench_option(int argc, char** argv, const char* name, long fallback);
 

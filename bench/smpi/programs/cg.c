@@ -107,17 +107,12 @@ static double row_sum(Bench* b, const Layout* l, double sum)
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
   Bench b;
-  bench_init(&b, &argc, argv);
+  bench_init(&b, &argc, &argv);
   long m = bench_option(argc, argv, "m", 16384);
   int iters = (int)bench_option(argc, argv, "i", 4);
-  if ((b.size & (b.size - 1)) != 0 || m % 2 != 0) {
-    if (b.rank == 0)
-      fprintf(stderr, "cg: needs a power-of-two rank count and an even -m (got %d ranks, m=%ld)\n", b.size, m);
-    MPI_Finalize();
-    return 2;
-  }
+  if ((b.size & (b.size - 1)) != 0 || m % 2 != 0)
+    return bench_refuse(&b, "cg: needs a power-of-two rank count and an even -m");
   Layout l = layout(b.rank, b.size, m);
 
   double s_total = 0; /* S = sum over all columns of b(c) * p(c), with p = 1 */

@@ -47,21 +47,16 @@ static long alltoall(Bench* b, int first, int stride, int n, int me, long chunk,
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
   Bench b;
-  bench_init(&b, &argc, argv);
+  bench_init(&b, &argc, &argv);
   long L = bench_option(argc, argv, "L", 8192);
   int iters = (int)bench_option(argc, argv, "i", 2);
   int dims[2] = {0, 0};
   MPI_Dims_create(b.size, 2, dims);
   int pr = dims[0];
   int pc = dims[1];
-  if (L % pr != 0 || L % pc != 0) {
-    if (b.rank == 0)
-      fprintf(stderr, "fft2d: -L %ld must be a multiple of both grid sides %d and %d\n", L, pr, pc);
-    MPI_Finalize();
-    return 2;
-  }
+  if (L % pr != 0 || L % pc != 0)
+    return bench_refuse(&b, "fft2d: -L must be a multiple of both sides of the process grid");
   int i = b.rank / pc;
   int j = b.rank % pc;
   double* send = malloc(sizeof(double) * 2 * (size_t)L);

@@ -132,9 +132,8 @@ static double jacobi(int n, const double* u, double* unew)
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
   Bench b;
-  bench_init(&b, &argc, argv);
+  bench_init(&b, &argc, &argv);
   Layout l = {.n = (int)bench_option(argc, argv, "n", 32)};
   int iters = (int)bench_option(argc, argv, "i", 4);
   MPI_Dims_create(b.size, 3, l.dims);

@@ -192,21 +192,16 @@ static long copy_faces(Bench* b, const Layout* l, double* sendbuf, double* recvb
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
   Bench b;
-  bench_init(&b, &argc, argv);
+  bench_init(&b, &argc, &argv);
   int sp = bench_option(argc, argv, "sp", 0) != 0;
   Layout l = {.n = (int)bench_option(argc, argv, "n", 16), .fwd = sp ? 22 : 30, .bwd = sp ? 10 : 5};
   int steps = (int)bench_option(argc, argv, "i", 1);
   l.q = 1;
   while (l.q * l.q < b.size)
     l.q++;
-  if (l.q * l.q != b.size) {
-    if (b.rank == 0)
-      fprintf(stderr, "sweep: needs a square rank count (got %d)\n", b.size);
-    MPI_Finalize();
-    return 2;
-  }
+  if (l.q * l.q != b.size)
+    return bench_refuse(&b, "sweep: needs a square rank count");
   l.i = b.rank % l.q;
   l.j = b.rank / l.q;
 
