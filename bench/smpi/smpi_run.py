@@ -23,7 +23,6 @@ Usage:
 import argparse
 import json
 import os
-import resource
 import shlex
 import subprocess
 import sys
@@ -63,18 +62,20 @@ def run(binary, platform, hostfile, graph, args):
     if graph:
         command += ["--graph", graph]
     command += args
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # GNU time reports the simulator's own CPU time and peak memory (smpirun is a shell wrapper).
+    command = ["/usr/bin/time", "-f", "SMPI_USAGE %U %S %M", *command]
     start = time.monotonic()
     proc = subprocess.run(command, capture_output=True, text=True)
     wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = parse_result(proc.stdout)
-    if result is None or proc.returncode != 0:
+    usage = [ln.split()[1:] for ln in proc.stderr.splitlines() if ln.startswith("SMPI_USAGE ")]
+    if result is None or proc.returncode != 0 or not usage:
         sys.stderr.write(proc.stdout[-2000:] + proc.stderr[-4000:])
         raise SystemExit(f"smpi_run: {shlex.join(command)} failed with status {proc.returncode}")
+    user, system, peak_kb = usage[-1]
     result["sim_wall_s"] = round(wall, 2)
-    result["sim_cpu_s"] = round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 2)
-    result["sim_peak_mb"] = round(after.ru_maxrss / 1024, 1)
+    result["sim_cpu_s"] = round(float(user) + float(system), 2)
+    result["sim_peak_mb"] = round(int(peak_kb) / 1024, 1)
     return result
 
 
