@@ -4,56 +4,63 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <string>
 
 namespace rankmap::topology {
 
 namespace {
 
-/// The simulation keeps a few vectors per node; beyond this a machine is not worth simulating.
-constexpr NodeId kMaxSimulatedNodes = NodeId{1} << 24;
-
-/// The scheduler's node list: row-major with the last dimension fastest, where a dimension's
-/// direction is reversed whenever the row-major index of the slower dimensions is odd (a
-/// reflected mixed-radix Gray code), so consecutive entries are grid neighbours.
-std::vector<NodeId> serpentine_order(const Grid& grid) {
-  std::vector<NodeId> order(static_cast<std::size_t>(grid.num_nodes()));
-  std::vector<int> plain(grid.ndims());
-  std::vector<int> walked(grid.ndims());
-  for (NodeId k = 0; k < grid.num_nodes(); ++k) {
-    NodeId rest = k;
-    for (int d = grid.ndims() - 1; d >= 0; --d) {
-      plain[d] = static_cast<int>(rest % grid.extent(d));
-      rest /= grid.extent(d);
-    }
-    NodeId prefix = 0;
-    for (int d = 0; d < grid.ndims(); ++d) {
-      walked[d] = prefix % 2 == 1 ? grid.extent(d) - 1 - plain[d] : plain[d];
-      prefix = prefix * grid.extent(d) + plain[d];
-    }
-    order[k] = grid.node_at(walked);
+/// The scheduler's node list is a serpentine walk: row-major with the last dimension fastest,
+/// where a dimension's direction is reversed whenever the row-major index of the slower
+/// dimensions is odd (a reflected mixed-radix Gray code), so consecutive nodes are neighbours.
+/// Returns the node at `position` on that list.
+NodeId serpentine_node(const Grid& grid, std::int64_t position) {
+  Coords plain{};
+  for (int d = grid.ndims() - 1; d >= 0; --d) {
+    plain[d] = static_cast<int>(position % grid.extent(d));
+    position /= grid.extent(d);
   }
-  return order;
+  Coords walked{};
+  std::int64_t prefix = 0;
+  for (int d = 0; d < grid.ndims(); ++d) {
+    walked[d] = prefix % 2 == 1 ? grid.extent(d) - 1 - plain[d] : plain[d];
+    prefix = prefix * grid.extent(d) + plain[d];
+  }
+  return grid.node_at(std::span(walked.data(), static_cast<std::size_t>(grid.ndims())));
 }
 
-/// A busy machine: positions on the scheduler's node list, each free or held by a job.
+/// Consecutive positions on the scheduler's node list.
+struct Run {
+  std::int64_t start;
+  std::int64_t length;
+};
+
+/// A busy machine as runs of free positions on the node list and the runs each job holds, so
+/// memory and time grow with the number of jobs and holes, not with the size of the machine.
 class Machine {
  public:
-  explicit Machine(std::size_t size) : owner_(size, kFree) {}
+  explicit Machine(std::int64_t size) { free_[0] = size; }
 
-  std::size_t busy() const { return busy_; }
+  std::int64_t busy() const { return busy_; }
+  std::size_t jobs_started() const { return jobs_.size(); }
 
   /// First fit along the node list: the job gets the first `size` free positions.
-  void start_job(std::size_t size) {
-    std::vector<std::size_t> positions;
-    positions.reserve(size);
-    for (std::size_t p = 0; p < owner_.size() && positions.size() < size; ++p)
-      if (owner_[p] == kFree) positions.push_back(p);
-    const int id = static_cast<int>(jobs_.size());
-    for (std::size_t p : positions) owner_[p] = id;
-    busy_ += positions.size();
-    jobs_.push_back(std::move(positions));
-    running_.push_back(id);
+  void start_job(std::int64_t size) {
+    std::vector<Run> held;
+    while (size > 0 && !free_.empty()) {
+      const auto first = free_.begin();
+      const Run run{first->first, std::min(size, first->second)};
+      const std::int64_t left = first->second - run.length;
+      free_.erase(first);
+      if (left > 0) free_[run.start + run.length] = left;
+      held.push_back(run);
+      size -= run.length;
+      busy_ += run.length;
+    }
+    running_.push_back(static_cast<int>(jobs_.size()));
+    jobs_.push_back(std::move(held));
   }
 
   /// A random running job ends and frees its nodes.
@@ -62,47 +69,62 @@ class Machine {
     const int id = running_[k];
     running_[k] = running_.back();
     running_.pop_back();
-    for (std::size_t p : jobs_[id]) owner_[p] = kFree;
-    busy_ -= jobs_[id].size();
+    for (const Run& run : jobs_[id]) release(run);
     jobs_[id].clear();
   }
 
-  std::size_t jobs_started() const { return jobs_.size(); }
-
   /// The first `count` free positions, as our job would get them.
-  std::vector<std::size_t> first_free(std::size_t count) const {
-    std::vector<std::size_t> out;
-    for (std::size_t p = 0; p < owner_.size() && out.size() < count; ++p)
-      if (owner_[p] == kFree) out.push_back(p);
+  std::vector<std::int64_t> first_free(std::int64_t count) const {
+    std::vector<std::int64_t> out;
+    for (const auto& [start, length] : free_)
+      for (std::int64_t p = start; p < start + length && static_cast<std::int64_t>(out.size()) < count; ++p)
+        out.push_back(p);
     return out;
   }
 
  private:
-  static constexpr int kFree = -1;
-  std::vector<int> owner_;
-  std::vector<std::vector<std::size_t>> jobs_;
+  /// Returns a run to the free list, merged with free neighbours on either side.
+  void release(Run run) {
+    busy_ -= run.length;
+    auto next = free_.lower_bound(run.start);
+    if (next != free_.end() && next->first == run.start + run.length) {
+      run.length += next->second;
+      next = free_.erase(next);
+    }
+    if (next != free_.begin()) {
+      const auto prev = std::prev(next);
+      if (prev->first + prev->second == run.start) {
+        prev->second += run.length;
+        return;
+      }
+    }
+    free_.emplace_hint(next, run.start, run.length);
+  }
+
+  std::map<std::int64_t, std::int64_t> free_;  ///< start -> length; disjoint, never adjacent
+  std::vector<std::vector<Run>> jobs_;
   std::vector<int> running_;
-  std::size_t busy_ = 0;
+  std::int64_t busy_ = 0;
 };
 
 /// Job sizes are log-uniform between 1 and an eighth of the machine, as on capability systems
 /// where many small jobs share the machine with a few large ones.
-std::size_t job_size(SeededRandom& rng, std::size_t machine) {
+std::int64_t job_size(SeededRandom& rng, std::int64_t machine) {
   const double largest = std::max(1.0, static_cast<double>(machine) / 8);
-  return static_cast<std::size_t>(std::max(1.0, std::round(std::pow(largest, rng.uniform()))));
+  return static_cast<std::int64_t>(std::max(1.0, std::round(std::pow(largest, rng.uniform()))));
 }
 
 /// The job stream before ours. The machine starts full; then jobs end at random and new ones
 /// start first-fit whenever the machine is below `target` busy. New jobs take the first free
 /// nodes, which are the holes of earlier jobs, so the free space ends up scattered in pieces.
-void simulate_busy_machine(Machine& machine, std::size_t size, std::size_t target, SeededRandom& rng) {
+void simulate_busy_machine(Machine& machine, std::int64_t size, std::int64_t target, SeededRandom& rng) {
   while (machine.busy() < size) machine.start_job(std::min(job_size(rng, size), size - machine.busy()));
   const std::size_t events = 8 * std::max<std::size_t>(64, machine.jobs_started());
   for (std::size_t k = 0; k < events; ++k) {
     if (machine.busy() > target) {
       machine.end_random_job(rng);
     } else {
-      const std::size_t job = job_size(rng, size);
+      const std::int64_t job = job_size(rng, size);
       if (job <= size - machine.busy()) machine.start_job(job);
     }
   }
@@ -111,25 +133,21 @@ void simulate_busy_machine(Machine& machine, std::size_t size, std::size_t targe
 }  // namespace
 
 std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t seed) {
-  const NodeId total = grid.num_nodes();
-  if (total > kMaxSimulatedNodes)
-    throw InputError("fragmented allocation: the grid " + grid.to_string() + " has more than 2^24 nodes");
-  if (count < 1 || count > total)
+  const NodeId size = grid.num_nodes();
+  if (count < 1 || count > size)
     throw InputError("fragmented allocation: cannot take " + std::to_string(count) + " of the " +
-                     std::to_string(total) + " nodes of " + grid.to_string());
-  const auto size = static_cast<std::size_t>(total);
+                     std::to_string(size) + " nodes of " + grid.to_string());
   SeededRandom rng(seed);
   const double busy_fraction = 0.5 + 0.3 * rng.uniform();
-  const auto target = static_cast<std::size_t>(busy_fraction * static_cast<double>(size));
+  const auto target = static_cast<std::int64_t>(busy_fraction * static_cast<double>(size));
 
   Machine machine(size);
   simulate_busy_machine(machine, size, target, rng);
-  while (size - machine.busy() < static_cast<std::size_t>(count)) machine.end_random_job(rng);
+  while (size - machine.busy() < count) machine.end_random_job(rng);
 
-  const std::vector<NodeId> order = serpentine_order(grid);
   std::vector<NodeId> nodes;
   nodes.reserve(static_cast<std::size_t>(count));
-  for (std::size_t p : machine.first_free(static_cast<std::size_t>(count))) nodes.push_back(order[p]);
+  for (std::int64_t p : machine.first_free(count)) nodes.push_back(serpentine_node(grid, p));
   return nodes;
 }
 

@@ -25,6 +25,19 @@ struct PatternSpec {
 
 /// Builds the pattern; throws InputError naming the pattern for an unknown name or an
 /// impossible combination (e.g. nas-bt on a rank count that is not a square).
+///
+/// What each pattern models (ranks row-major on the process grid; docs/formats.md has details):
+/// - stencil2d, stencil3d, stencil27: halo exchange with the 4, 6 or 26 grid neighbours;
+/// - ring: each rank with its two ring neighbours;
+/// - recdoubling: recursive-doubling allreduce (r <-> r xor 2^k; extra ranks fold in first);
+/// - binomial: binomial-tree broadcast from rank 0;
+/// - bruck: Bruck's dissemination, r -> r + 2^k mod P;
+/// - alltoall: every rank to every other;
+/// - fft2d: 2D FFT transposes, all-to-all within each row and each column of a 2D grid;
+/// - nas-cg: NPB CG, recursive-doubling reductions along the rows of a 2D grid plus the transpose partner;
+/// - nas-bt, nas-sp: NPB BT/SP multi-partition on a square grid, six neighbours, with the
+///   line-solve sweeps weighting successors and predecessors differently;
+/// - random: seeded random sparse, six distinct partners per rank.
 CommGraph make_pattern(const PatternSpec& spec);
 
 /// The pattern names make_pattern() accepts, in a fixed order.

@@ -19,7 +19,8 @@ namespace rankmap::topology {
 /// and gone, leaving the machine 50-80 % busy with holes of all sizes. The result, like on the
 /// real machines, is several disconnected pieces: lines long in the fastest dimension, and
 /// planes where a hole spans several lines. Reproducible: the same seed gives the same nodes.
-/// Throws InputError if count is not 1..grid.num_nodes() or the grid has more than 2^24 nodes.
+/// Time and memory grow with the number of jobs simulated, not with the machine.
+/// Throws InputError if count is not 1..grid.num_nodes().
 std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t seed);
 
 /// The nodes of a box of `box_extents` whose lowest corner is `origin` (all zeros if empty),

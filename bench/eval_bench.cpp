@@ -1,0 +1,108 @@
+// Speed of `rankmap eval`'s core: MCL under adaptive routing on large patterns (issue 2), against hop-bytes.
+//
+// Every instance is measured twice in the same run: the MCL under `adaptive` (aggregation into
+// node flows plus routing every flow) and, as the baseline, hop-bytes of the same mapping (one
+// pass over the edges). bench/run_eval_bench.sh turns the pair into a ratio, which is what
+// stays comparable on a noisy machine.
+#include <rankmap/graph/patterns.hpp>
+#include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/metrics/hop_bytes.hpp>
+#include <rankmap/mapping/mapping.hpp>
+#include <rankmap/topology/allocation.hpp>
+#include <rankmap/topology/routing.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+namespace {
+
+using namespace rankmap;
+
+/// One evaluation problem: the pattern's graph on the first P slots of the whole machine.
+struct Instance {
+  graph::CommGraph graph;
+  topology::Allocation alloc;
+  mapping::Mapping slot_of;
+  std::unique_ptr<topology::RoutingModel> adaptive;
+};
+
+/// Instances are built once per process and shared by the MCL and the hop-bytes runs.
+const Instance& instance(const std::string& pattern, TaskId tasks, const std::string& topology, int ppn) {
+  static std::map<std::tuple<std::string, TaskId, std::string, int>, std::unique_ptr<Instance>> cache;
+  auto& slot = cache[{pattern, tasks, topology, ppn}];
+  if (!slot) {
+    slot = std::make_unique<Instance>();
+    graph::PatternSpec spec;
+    spec.name = pattern;
+    spec.ranks = tasks;
+    slot->graph = graph::make_pattern(spec);
+    const auto grid = topology::Grid::parse(topology);
+    slot->alloc = topology::Allocation::full(grid, ppn).first_slots(tasks);
+    slot->slot_of = mapping::identity_mapping(tasks);
+    slot->adaptive = topology::make_routing_model(grid, "adaptive");
+  }
+  return *slot;
+}
+
+void report(benchmark::State& state, const Instance& inst, double value) {
+  state.counters["tasks"] = inst.graph.num_tasks();
+  state.counters["edges"] = static_cast<double>(inst.graph.num_edges());
+  state.counters["value"] = value;
+}
+
+void mcl_adaptive(benchmark::State& state, const std::string& pattern, const std::string& topology, int ppn) {
+  const Instance& inst = instance(pattern, static_cast<TaskId>(state.range(0)), topology, ppn);
+  double mcl = 0;
+  for (auto _ : state) {
+    mcl = metrics::max_channel_load(inst.graph, inst.alloc, inst.slot_of, *inst.adaptive);
+    benchmark::DoNotOptimize(mcl);
+  }
+  report(state, inst, mcl);
+}
+
+void hop_bytes(benchmark::State& state, const std::string& pattern, const std::string& topology, int ppn) {
+  const Instance& inst = instance(pattern, static_cast<TaskId>(state.range(0)), topology, ppn);
+  double hb = 0;
+  for (auto _ : state) {
+    hb = metrics::hop_bytes(inst.graph, inst.alloc, inst.slot_of);
+    benchmark::DoNotOptimize(hb);
+  }
+  report(state, inst, hb);
+}
+
+// The issue's targets: 16,384 tasks on torus:4x4x4x4x2 with ppn 32 (the whole machine).
+constexpr char kBgq[] = "torus:4x4x4x4x2";
+// Growth: 16k to 131k tasks on the first nodes of torus:16x16x16x8x2 with ppn 16.
+constexpr char kLarge[] = "torus:16x16x16x8x2";
+
+void register_pair(const std::string& pattern, const char* topology, int ppn, std::initializer_list<TaskId> sizes) {
+  const std::string suffix = "/" + pattern + "/" + topology + "/ppn" + std::to_string(ppn);
+  for (auto* b : {benchmark::RegisterBenchmark(("mcl_adaptive" + suffix).c_str(), mcl_adaptive, pattern, topology, ppn),
+                  benchmark::RegisterBenchmark(("hop_bytes" + suffix).c_str(), hop_bytes, pattern, topology, ppn)}) {
+    b->Unit(benchmark::kMillisecond);
+    for (TaskId n : sizes) b->Arg(n);
+  }
+}
+
+void register_all() {
+  for (const char* pattern : {"stencil27", "nas-cg"}) {
+    register_pair(pattern, kBgq, 32, {16384});
+    register_pair(pattern, kLarge, 16, {16384, 32768, 65536, 131072});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

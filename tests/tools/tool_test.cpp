@@ -1,0 +1,231 @@
+// Runs `rankmap gen` and `rankmap eval` as a user would and checks the printed values and exit codes.
+#include <nlohmann/json.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A scratch directory per test, so that tests can run in parallel.
+class Tool : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::path(::testing::TempDir()) / ("rankmap_tool_" + std::string(info->name()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name);
+  }
+
+  /// Runs `rankmap <args>` in the scratch directory; a death by signal fails the test.
+  Outcome rankmap(const std::string& args) const {
+    const std::string command = "cd '" + dir_.string() + "' && '" RANKMAP_TOOL_PATH "' " + args + " > '" +
+                                path("stdout") + "' 2> '" + path("stderr") + "'";
+    const int status = std::system(command.c_str());
+    Outcome run;
+    EXPECT_TRUE(WIFEXITED(status)) << "rankmap " << args << " did not exit normally";
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.out = slurp(path("stdout"));
+    run.err = slurp(path("stderr"));
+    return run;
+  }
+
+  nlohmann::json eval_json(const std::string& args) const {
+    const Outcome run = rankmap("eval --json " + args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return nlohmann::json::parse(run.out);
+  }
+
+  /// Checks the contract for every failure: one line on stderr, `rankmap: ...`, and the exit code.
+  void expect_error(const std::string& args, int code, const std::string& message) const {
+    const Outcome run = rankmap(args);
+    EXPECT_EQ(run.exit_code, code) << args;
+    EXPECT_THAT(run.err, StartsWith("rankmap: ")) << args;
+    EXPECT_THAT(run.err, HasSubstr(message)) << args;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << args << ": " << run.err;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(Tool, HelpListsTheSubcommands) {
+  const Outcome run = rankmap("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.out, HasSubstr("gen"));
+  EXPECT_THAT(run.out, HasSubstr("eval"));
+  EXPECT_EQ(rankmap("eval --help").exit_code, 0);
+  EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
+}
+
+TEST_F(Tool, GenWritesMatrixMarket) {
+  const Outcome run = rankmap("gen ring --ranks 3 --bytes 2.5 -o -");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "%%MatrixMarket matrix coordinate real general\n"
+            "% communication graph: entry (i, j, w) is w bytes sent from task i to task j\n"
+            "3 3 6\n"
+            "1 2 2.5\n1 3 2.5\n2 1 2.5\n2 3 2.5\n3 1 2.5\n3 2 2.5\n");
+  const Outcome to_file = rankmap("gen stencil2d --dims 3x4 --periodic -o s.mtx");
+  EXPECT_EQ(to_file.exit_code, 0) << to_file.err;
+  EXPECT_EQ(to_file.out, "wrote s.mtx: stencil2d, 12 tasks, 48 edges, 48 bytes\n");
+  EXPECT_THAT(slurp(path("s.mtx")), HasSubstr("\n12 12 48\n"));
+}
+
+// A 4-task ring, 10 bytes each way on each edge, on the 1D mesh 0-1-2-3 with one task per node.
+// Hops 1, 1, 1 and 3 (3 <-> 0 has no wrap-around): hop-bytes 2 * 10 * 6 = 120 over 80 bytes.
+// Each + channel carries its neighbour flow and the 0 -> 3 flow: 20, the MCL under every routing.
+// Lower bound: 80 forced bytes over 6 channels = 13.33 (a single node's 2 channels give only 10).
+TEST_F(Tool, EvalRingOnAMeshByHand) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const auto j = eval_json("--graph ring.mtx --topology mesh:4 --ppn 1");
+  EXPECT_EQ(j["tasks"], 4);
+  EXPECT_EQ(j["nodes"], 4);
+  EXPECT_EQ(j["algorithm"], "identity");
+  EXPECT_EQ(j["routing"], "adaptive");
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 120);
+  EXPECT_DOUBLE_EQ(j["mcl_dor"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive_hop"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["mcl"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(j["dilation_avg"].get<double>(), 1.5);
+  EXPECT_EQ(j["dilation_max"], 3);
+  EXPECT_DOUBLE_EQ(j["mcl_lower_bound"].get<double>(), 80.0 / 6);
+}
+
+// On the torus:4 ring every edge is one hop and each + channel carries one 10-byte flow.
+TEST_F(Tool, EvalRingOnATorusTextOutput) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const Outcome run = rankmap("eval --graph ring.mtx --topology torus:4 --ppn 1 --routing dor");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nhop_bytes          80\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nmcl                10\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nrouting            dor\n"));
+  EXPECT_THAT(run.out, HasSubstr("\ndilation_max       1\n"));
+}
+
+// Slots 0-3 on nodes 0, 2, 1, 3 of the mesh: the ring's edges now span 2, 1, 2 and 3 hops
+// (hop-bytes 2 * 10 * 8 = 160) and the middle link carries four flows (MCL 40).
+constexpr double kShuffledHopBytes = 160, kShuffledMcl = 40;
+
+TEST_F(Tool, EvalWithAllocFile) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  write("nodes.coords", "grid 4 torus=0\nnode h0 0\nnode h2 2\nnode h1 1\nnode h3 3\n");
+  const auto j = eval_json("--graph ring.mtx --alloc-file nodes.coords --ppn 1");
+  EXPECT_EQ(j["nodes"], 4);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), kShuffledHopBytes);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), kShuffledMcl);
+  EXPECT_DOUBLE_EQ(j["dilation_avg"].get<double>(), 2);
+}
+
+TEST_F(Tool, EvalWithMappingFile) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const auto identity = eval_json("--graph ring.mtx --topology mesh:4 --ppn 1");
+  const std::string header = "rankmap-mapping 1\ntasks 4\ngraph " + identity["graph_hash"].get<std::string>() +
+                             "\nallocation " + identity["allocation_hash"].get<std::string>() + "\n";
+  // Task t on slot 0, 2, 1, 3: the same placement as the shuffled allocation file.
+  write("m.map", header + "algorithm by-hand 40\n0 0\n1 2\n2 1\n3 3\n");
+  const auto j = eval_json("--graph ring.mtx --topology mesh:4 --ppn 1 --mapping m.map");
+  EXPECT_EQ(j["algorithm"], "by-hand");
+  EXPECT_DOUBLE_EQ(j["objective"].get<double>(), 40);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), kShuffledHopBytes);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), kShuffledMcl);
+
+  // The same file against a job with other bytes, or on other nodes, is refused.
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 11 -o other.mtx").exit_code, 0);
+  expect_error("eval --graph other.mtx --topology mesh:4 --ppn 1 --mapping m.map", 1, "m.map: graph hash");
+  expect_error("eval --graph ring.mtx --topology torus:4 --ppn 1 --mapping m.map", 1, "m.map: allocation hash");
+  write("bad.map", header + "algorithm x\n0 0\n1 0\n2 1\n3 3\n");
+  expect_error("eval --graph ring.mtx --topology mesh:4 --ppn 1 --mapping bad.map", 1,
+               "bad.map:7: slot 0 is already taken on line 6");
+}
+
+// A 4-task graph on torus:2x2 with ppn 2 (8 slots) uses slots 0-3, on nodes (0,0) and (0,1).
+// Only 1 <-> 2 and 3 <-> 0 cross, 20 bytes each way over the extent-2 dimension's single
+// channel of capacity 2: MCL 10, hop-bytes 40.
+TEST_F(Tool, SmallerGraphUsesTheFirstSlots) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const auto j = eval_json("--graph ring.mtx --topology torus:2x2 --ppn 2");
+  EXPECT_EQ(j["tasks"], 4);
+  EXPECT_EQ(j["nodes"], 2);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 40);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 10);
+  EXPECT_DOUBLE_EQ(j["mcl_dor"].get<double>(), 10);
+}
+
+TEST_F(Tool, EvalReadsMetis) {
+  // The 4-cycle 1-2-3-4 as a METIS file: the same ring as above, 1 byte per direction.
+  write("ring.graph", "4 4\n2 4\n1 3\n2 4\n3 1\n");
+  const auto j = eval_json("--graph ring.graph --topology mesh:4 --ppn 1");
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 12);
+  EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 2);
+}
+
+struct ErrorCase {
+  const char* args;
+  int exit_code;  // 2: bad command line, 1: bad input
+  const char* message;
+};
+
+constexpr ErrorCase kErrorCases[] = {
+    {"", 2, "A subcommand is required"},
+    {"frobnicate", 2, "unknown subcommand 'frobnicate'; expected one of: gen, eval"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn 1 --bogus", 2, "--bogus"},
+    {"eval --topology torus:4 --ppn 1", 2, "--graph is required"},
+    {"eval --graph ring.mtx --topology torus:4 --alloc-file x --ppn 1", 2, "excludes"},
+    {"eval --graph ring.mtx --ppn 1", 1, "give exactly one of --topology and --alloc-file"},
+    {"eval --graph ring.mtx --topology torus:4", 1, "--ppn must be at least 1"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn x", 2, "--ppn"},
+    {"eval --graph ring.mtx --topology torus:3 --ppn 1", 1,
+     "ring.mtx: the graph has 4 tasks but the allocation (torus:3 with ppn 1) has only 3 slots"},
+    {"eval --graph ring.mtx --topology cube:4 --ppn 1", 1, "cube:4"},
+    {"eval --graph ring.mtx --topology torus:4 --ppn 1 --routing zigzag", 1, "zigzag"},
+    {"eval --graph missing.mtx --topology torus:4 --ppn 1", 1, "cannot open 'missing.mtx'"},
+    {"eval --graph ring.mtx --alloc-file missing.coords --ppn 1", 1, "missing.coords"},
+    {"eval --graph bad.mtx --topology torus:4 --ppn 1", 1, "bad.mtx:3: column 5 is outside 1..4"},
+    {"gen nas-bt --ranks 8 -o x.mtx", 1, "pattern nas-bt: the multi-partition scheme needs a square number"},
+    {"gen nosuch --ranks 8 -o x.mtx", 1, "unknown pattern 'nosuch'"},
+    {"gen ring --ranks 4 --dims 2x2 -o x.mtx", 2, "excludes"},
+    {"gen stencil2d --dims 4xq -o x.mtx", 1, "--dims: '4xq' is not a list of positive extents"},
+    {"gen ring --ranks 4", 2, "--output is required"},
+    {"gen ring --ranks 4 -o /nonexistent/dir/x.mtx", 1, "cannot write '/nonexistent/dir/x.mtx'"},
+};
+
+TEST_F(Tool, ErrorsAreOneLineWithExitCodes) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 -o ring.mtx").exit_code, 0);
+  write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 5 1\n");
+  for (const ErrorCase& c : kErrorCases) expect_error(c.args, c.exit_code, c.message);
+}
+
+}  // namespace

@@ -1,0 +1,40 @@
+// What subcommands share: the options that name a job's graph, machine, allocation and mapping, and loading them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/mapping/mapping.hpp>
+#include <rankmap/mapping/mapping_file.hpp>
+#include <rankmap/topology/allocation.hpp>
+
+#include <optional>
+#include <string>
+
+namespace rankmap::tools {
+
+/// The values of --graph, --topology, --alloc-file, --ppn and --mapping.
+struct JobOptions {
+  std::string graph;
+  std::string topology;
+  std::string alloc_file;
+  int ppn = 0;
+  std::string mapping;
+};
+
+/// Adds --graph (required), --topology | --alloc-file (one of them), --ppn and, when
+/// `with_mapping`, --mapping to `command`.
+void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping);
+
+/// A loaded job: the graph, the allocation truncated to the graph's task count, and the
+/// mapping file if one was given (already checked against both).
+struct Job {
+  graph::CommGraph graph;
+  topology::Allocation alloc;
+  std::optional<mapping::MappingFile> mapping;
+};
+
+/// Loads everything the options name. Throws InputError naming the flag or file at fault,
+/// e.g. a graph with more tasks than the allocation has slots.
+Job load_job(const JobOptions& options);
+
+}  // namespace rankmap::tools
