@@ -23,7 +23,7 @@ constexpr double kGap = 18;        // between panels and between views
 constexpr double kLabel = 16;      // panel label height
 constexpr double kTitle = 58;      // view title, caption and hottest-channel line
 constexpr double kMargin = 16;
-constexpr double kLegend = 64;
+constexpr double kLegend = 76;
 constexpr int kBins = 20;
 
 // ColorBrewer YlOrRd, 9 classes.
@@ -237,11 +237,13 @@ void draw_histogram(SvgWriter& svg, const Grid& grid, double ox, double oy, cons
   }
   svg.text(ox, bottom + 14, "0", " font-size=\"10\"");
   svg.text(ox + 2 * bar, bottom + 14, "load 0 .. " + sci(scale), " font-size=\"10\"");
-  svg.text(ox - 2, top - 2, std::to_string(max_count) + " channels", " font-size=\"10\"");
+  svg.text(ox + 2 * bar, top + 10, "tallest bar: " + std::to_string(max_count) + " channels",
+           " font-size=\"10\"");
   const ChannelId hot = hottest_channel(grid, view.loads);
   if (hot >= 0) {
     const double x = ox + 2 * bar + (kBins * bar) * (view.loads[hot] / scale);
     svg.line(x, top, x, bottom, "#000000", 2, channel_attrs(hot, true));
+    svg.text(x - 4, top + 24, "max " + sci(view.loads[hot]), " font-size=\"10\" text-anchor=\"end\"");
   }
   svg.body << "</g>\n";
 }
@@ -263,11 +265,12 @@ void draw_legend(SvgWriter& svg, double ox, double oy, double scale, bool planes
     svg.rect(ox + 24 + i * 8, oy + 18, 8, 12, load_colour((i + 0.5) / steps * scale, scale));
   svg.text(ox + 24, oy + 42, "> 0", " font-size=\"10\"");
   svg.text(ox + 24 + steps * 8 - 30, oy + 42, sci(scale), " font-size=\"10\"");
-  if (planes)
-    svg.text(ox, oy + 56,
-             "lines: channels beside their link (rightward/downward travel above/left); squares: dim-0 channels "
-             "(+ upper right, - lower left); outlined: hottest",
+  if (planes) {
+    svg.text(ox, oy + 56, "lines: a channel beside its link (rightward or downward travel above or left of it)",
              " font-size=\"10\"");
+    svg.text(ox, oy + 69, "squares: channels along dimension 0 (+ upper right, - lower left); outlined: the hottest",
+             " font-size=\"10\"");
+  }
 }
 
 }  // namespace

@@ -105,17 +105,9 @@ def job_args(plat, ppn, graph):
     return ["--graph", graph, "--alloc-file", plat["alloc"], "--ppn", str(ppn)]
 
 
-def write_mapping(path, header_from, algorithm, slot_of):
-    """A mapping file with the fingerprints of `header_from` (a mapping of the same job) or zeros."""
-    graph_hash, alloc_hash = "0" * 16, "0" * 16
-    if header_from and os.path.exists(header_from):
-        with open(header_from) as f:
-            for line in f:
-                fields = line.split()
-                if fields and fields[0] == "graph":
-                    graph_hash = fields[1]
-                if fields and fields[0] == "allocation":
-                    alloc_hash = fields[1]
+def write_mapping(path, hashes, algorithm, slot_of):
+    """A mapping file (DESIGN.md §8) with the job's fingerprints, or zeros when they are not known yet."""
+    graph_hash, alloc_hash = hashes or ("0" * 16, "0" * 16)
     with open(path, "w") as f:
         f.write(f"rankmap-mapping 1\ntasks {len(slot_of)}\ngraph {graph_hash}\nallocation {alloc_hash}\n"
                 f"algorithm {algorithm}\n")
@@ -123,15 +115,19 @@ def write_mapping(path, header_from, algorithm, slot_of):
 
 
 def treematch_mapping(bin_dir, graph, tasks, workdir):
-    """Runs treematch_perm; returns (slot_of, note). slot_of[t] = the old rank that became rank t."""
+    """Runs treematch_perm (once: its output is kept); returns (slot_of, note), slot_of[t] = the old
+    rank that became rank t (DESIGN.md §4's reading of reorder)."""
     out = os.path.join(workdir, "treematch.perm")
-    # Yielding when idle keeps a thousand oversubscribed processes from spinning on two cores.
-    command = ["mpiexec.openmpi", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "--mca", "btl",
-               "self,vader", "--mca", "mpi_yield_when_idle", "1", "--mca", "topo", "treematch", "-n", str(tasks),
-               os.path.join(bin_dir, "treematch_perm"), graph, out]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        return None, f"treematch_perm failed: {proc.stderr.strip()[-300:]}"
+    note = "recorded earlier"
+    if not os.path.exists(out):
+        # Yielding when idle keeps a thousand oversubscribed processes from spinning on two cores.
+        command = ["mpiexec.openmpi", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "--mca", "btl",
+                   "self,vader", "--mca", "mpi_yield_when_idle", "1", "--mca", "topo", "treematch", "-n", str(tasks),
+                   os.path.join(bin_dir, "treematch_perm"), graph, out]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return None, f"treematch_perm failed: {proc.stderr.strip()[-300:]}"
+        note = proc.stdout.strip()
     new_of_old = {}
     with open(out) as f:
         for line in f:
@@ -141,7 +137,7 @@ def treematch_mapping(bin_dir, graph, tasks, workdir):
     for old, new in new_of_old.items():
         slot_of[new] = old
     moved = sum(1 for old, new in new_of_old.items() if old != new)
-    return slot_of, proc.stdout.strip() + ("" if moved else " (declined: identity)")
+    return slot_of, note + ("" if moved else " (declined: identity)")
 
 
 def file_digest(path):
@@ -180,22 +176,31 @@ class Experiment:
             names.append("random")
         return [n for n in names if self.algos is None or n in self.algos or n == "identity"]
 
+    def job_hashes(self, plat, conf, graph):
+        """(graph hash, allocation hash) of the job, from `rankmap eval --json`, or None without the tool."""
+        if not self.tool.has("eval") or graph is None:
+            return None
+        status, stdout, stderr = self.tool.run("eval", *job_args(plat, conf["ppn"], graph), "--json")
+        if status != 0:
+            raise SystemExit(f"experiment: rankmap eval failed on {graph}: {stderr}")
+        row = json.loads(stdout)
+        return row["graph_hash"], row["allocation_hash"]
+
     def make_mapping(self, name, plat, conf, graph, tasks, workdir):
         """Writes workdir/NAME.map; returns a record, or None when the mapper is not available yet.
 
-        identity, random and treematch are written here; their fingerprints are copied from the
-        tool's identity mapping once `rankmap map` exists (`hashed`), zeros before."""
+        identity, random and treematch are written here, with the job's fingerprints once the tool
+        can compute them (`hashed`), zeros before."""
         path = os.path.join(workdir, safe(name) + ".map")
-        identity_map = os.path.join(workdir, "identity.map")
-        hashed = self.tool.has("map")
-        record = {"file": path, "hashed": hashed}
+        hashes = self.job_hashes(plat, conf, graph)
+        record = {"file": path, "hashed": hashes is not None}
         start = time.monotonic()
-        if name == "identity" and not hashed:
-            write_mapping(path, None, "identity", list(range(tasks)))
+        if name == "identity":
+            write_mapping(path, hashes, "identity", list(range(tasks)))
         elif name == "random":
             slot_of = list(range(tasks))
             random.Random(12345).shuffle(slot_of)
-            write_mapping(path, identity_map, "random", slot_of)
+            write_mapping(path, hashes, "random", slot_of)
         elif name == "treematch":
             declined = self.treematch_declined(tasks)
             if declined:
@@ -208,10 +213,10 @@ class Experiment:
                 if slot_of is None:
                     log(note)
                     return None
-            write_mapping(path, identity_map, "treematch", slot_of)
+            write_mapping(path, hashes, "treematch", slot_of)
             record["note"] = note
         else:
-            if not hashed:
+            if not self.tool.has("map"):
                 return None
             algo = name.partition("@")[0]
             extra = dict(RANKMAP_ALGOS).get(name, [])
@@ -236,13 +241,14 @@ class Experiment:
     def mapping(self, key, plat, conf, graph, tasks, workdir):
         """The mapping record of key, made (or re-made with real fingerprints) when needed."""
         done = self.mappings.get(*key)
-        if done and os.path.exists(done["file"]) and (done.get("hashed") or not self.tool.has("map")):
+        if done and os.path.exists(done["file"]) and (done.get("hashed") or not self.tool.has("eval")):
             return done
         record = self.make_mapping(key[2], plat, conf, graph, tasks, workdir)
         if record is None:
             return None
-        if done and "map_seconds" in done and key[2] in ("treematch", "random"):
+        if done and key[2] in ("treematch", "random"):
             record["map_seconds"] = done["map_seconds"]
+            record["note"] = done.get("note", record.get("note"))
         record.update({"config": key[0], "program": key[1], "mapping": key[2], "tasks": tasks})
         self.mappings.add(record)
         return record
