@@ -6,7 +6,8 @@
    --topology), and against `rankmap emit --format smpi-hostfile` when the tool is given and has it.
 3. With the tool: each program's own graph at 64 ranks (what it really sends, written by --graph)
    against `rankmap gen` of the matching pattern: the same edges (self-loops aside) and, except for
-   the all-gather whose step s weighs 2^s, weights proportional within 0.1%.
+   the all-gather whose step s weighs 2^s, weights proportional within 1% (cg adds 16 bytes of
+   scalar reductions to its row edges).
 4. The 3D halo exchange at 64 ranks on torus:4x4x4: the identity placement (the 4x4x4 process
    grid on the 4x4x4 torus, every message one hop on its own link) checks its results and is
    at least twice as fast as a seeded random placement, whose messages share links.
@@ -118,7 +119,7 @@ def check_graphs(workdir, bin_dir, rankmap):
         assert a.keys() == b.keys(), f"{program}: {len(a.keys() ^ b.keys())} edges differ from rankmap gen {pattern[0]}"
         ratios = [a[e] / b[e] for e in a]
         spread = max(ratios) / min(ratios)
-        assert spread < 1.001 or not proportional, f"{program}: weights not proportional to {pattern[0]} ({spread})"
+        assert spread < 1.01 or not proportional, f"{program}: weights not proportional to {pattern[0]} ({spread})"
         print(f"{program}: {len(a)} edges, the same as rankmap gen {' '.join(pattern)}; weight ratio spread "
               f"{spread:.4f}")
 
