@@ -54,6 +54,20 @@ inline graph::CommGraph ring_graph(TaskId n, double w = 1) {
   return graph::CommGraph::from_edges(n, e);
 }
 
+/// `cliques` cliques of `size` tasks, `heavy` bytes each way inside, joined in a ring by one `light`
+/// edge (each way) from member 0 of every clique to member 1 of the next. Member i of clique c is
+/// task c * size + i, or i * cliques + c when `interleaved`.
+inline graph::CommGraph clique_ring(int cliques, int size, double heavy, double light, bool interleaved) {
+  const auto task = [&](int c, int i) { return interleaved ? i * cliques + c : c * size + i; };
+  std::vector<graph::Edge> e;
+  for (int c = 0; c < cliques; ++c) {
+    for (int i = 0; i < size; ++i)
+      for (int j = i + 1; j < size; ++j) add_pair(e, task(c, i), task(c, j), heavy);
+    add_pair(e, task(c, 0), task((c + 1) % cliques, 1), light);
+  }
+  return graph::CommGraph::from_edges(cliques * size, e);
+}
+
 /// A nearest-neighbour stencil on a row-major task grid (last extent fastest), w bytes each way
 /// along every grid link; `periodic` wraps every dimension around.
 inline graph::CommGraph stencil_graph(const std::vector<int>& extents, bool periodic, double w = 1) {

@@ -10,6 +10,7 @@
 #define RANKMAP_SUBCOMMANDS(X) \
   X(gen)                       \
   X(eval)                      \
+  X(map)                       \
   X(render)
 
 namespace rankmap::tools {

@@ -11,6 +11,7 @@ extern "C" RANKMAP_EXPORT const char* rankmap_strerror(int status) {
     case RANKMAP_ERR_NO_COORDS: return "no network coordinates are known for this job";
     case RANKMAP_ERR_CAPACITY: return "a buffer is too small for the result";
     case RANKMAP_ERR_INTERNAL: return "internal error in rankmap";
+    case RANKMAP_ERR_CALLBACK: return "a caller-supplied callback reported failure";
     default: return "unknown rankmap status code";
   }
 }

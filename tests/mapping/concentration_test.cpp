@@ -73,13 +73,7 @@ TEST(Concentration, RandomGraphGroupsHaveExactlyTheNodeSizes) {
 TEST(Concentration, MetisKeepsCliquesTogether) {
   // Four 4-cliques joined in a ring by single light edges, labels interleaved: every group must
   // be one clique, so only the 4 light edges (both ways) cross groups.
-  std::vector<graph::Edge> e;
-  for (int q = 0; q < 4; ++q) {
-    for (int i = 0; i < 4; ++i)
-      for (int j = i + 1; j < 4; ++j) testing::add_pair(e, 4 * i + q, 4 * j + q, 100);
-    testing::add_pair(e, q, (q + 1) % 4 + 4, 1);
-  }
-  const auto g = graph::CommGraph::from_edges(16, e);
+  const auto g = testing::clique_ring(4, 4, 100, 1, true);
   const Allocation a = Allocation::full(Grid::parse("mesh:2x2"), 4);
   const Concentration c = concentrate(g, a, 3);
   EXPECT_DOUBLE_EQ(c.group_graph.total_weight(), 8);

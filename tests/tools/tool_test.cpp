@@ -1,4 +1,4 @@
-// Runs `rankmap gen` and `rankmap eval` as a user would and checks the printed values and exit codes.
+// Runs `rankmap gen`, `rankmap eval` and `rankmap map` as a user would and checks the printed values and exit codes.
 #include <nlohmann/json.hpp>
 
 #include <gmock/gmock.h>
@@ -85,7 +85,9 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_THAT(run.out, HasSubstr("gen"));
   EXPECT_THAT(run.out, HasSubstr("eval"));
+  EXPECT_THAT(run.out, HasSubstr("map"));
   EXPECT_EQ(rankmap("eval --help").exit_code, 0);
+  EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, split, grasp, scotch"));
   EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
 }
 
@@ -192,6 +194,45 @@ TEST_F(Tool, EvalReadsMetis) {
   EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 2);
 }
 
+// A 4-task ring, 10 bytes each way per edge, on mesh:2x2 (nodes 0 (0,0), 1 (0,1), 2 (1,0), 3 (1,1)).
+// The identity puts the edges 1-2 and 3-0 on diagonals of 2 hops: hop-bytes 2 * 10 * (1+2+1+2) = 120.
+// Around the square every edge is one hop: 80, which grasp's 2-swaps always reach here (a crossed
+// layout becomes the square by swapping two neighbours).
+TEST_F(Tool, MapRingOnASquareByHand) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const Outcome run = rankmap("map --graph ring.mtx --topology mesh:2x2 --ppn 1 --algo grasp:4 --objective hopbytes -o m.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("algorithm  grasp:4\nobjective  hopbytes\nbefore     120 (identity)\nafter      80\n"
+                                  "ratio      0.666667\ntime_s     "));
+  EXPECT_THAT(run.out, HasSubstr("\nwrote      m.map\n"));
+  const auto j = eval_json("--graph ring.mtx --topology mesh:2x2 --ppn 1 --mapping m.map");
+  EXPECT_EQ(j["algorithm"], "grasp:4");
+  EXPECT_DOUBLE_EQ(j["objective"].get<double>(), 80);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 80);
+}
+
+// refine starts from the identity's crossed layout given as a mapping file and swaps its way to the square.
+TEST_F(Tool, MapStartsFromAGivenMapping) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const std::string job = "--graph ring.mtx --topology mesh:2x2 --ppn 1 --objective hopbytes ";
+  ASSERT_EQ(rankmap("map " + job + "--algo identity -o first.map").exit_code, 0);
+  const Outcome run = rankmap("map " + job + "--algo refine --time-budget-ms 300 --mapping first.map -o second.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\ninitial    120 (first.map)\nafter      80\n"));
+  const auto j = eval_json("--graph ring.mtx --topology mesh:2x2 --ppn 1 --mapping second.map");
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 80);
+}
+
+// Scotch keeps an 8-task ring on the 8-node ring one hop per edge, like the identity: MCL 10, hop-bytes 160.
+TEST_F(Tool, MapWithScotchUnderMcl) {
+  ASSERT_EQ(rankmap("gen ring --ranks 8 --bytes 10 -o ring.mtx").exit_code, 0);
+  const Outcome run = rankmap("map --graph ring.mtx --topology torus:8 --ppn 1 --algo scotch -o s.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("objective  mcl (adaptive)\nbefore     10 (identity)\nafter      10\n"));
+  const auto j = eval_json("--graph ring.mtx --topology torus:8 --ppn 1 --mapping s.map");
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 160);
+}
+
 struct ErrorCase {
   const char* args;
   int exit_code;  // 2: bad command line, 1: bad input
@@ -200,7 +241,7 @@ struct ErrorCase {
 
 constexpr ErrorCase kErrorCases[] = {
     {"", 2, "A subcommand is required"},
-    {"frobnicate", 2, "unknown subcommand 'frobnicate'; expected one of: gen, eval"},
+    {"frobnicate", 2, "unknown subcommand 'frobnicate'; expected one of: gen, eval, map"},
     {"eval --graph ring.mtx --topology torus:4 --ppn 1 --bogus", 2, "--bogus"},
     {"eval --topology torus:4 --ppn 1", 2, "--graph is required"},
     {"eval --graph ring.mtx --topology torus:4 --alloc-file x --ppn 1", 2, "excludes"},
@@ -220,6 +261,17 @@ constexpr ErrorCase kErrorCases[] = {
     {"gen stencil2d --dims 4xq -o x.mtx", 1, "--dims: '4xq' is not a list of positive extents"},
     {"gen ring --ranks 4", 2, "--output is required"},
     {"gen ring --ranks 4 -o /nonexistent/dir/x.mtx", 1, "cannot write '/nonexistent/dir/x.mtx'"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 -o m.map", 2, "--algo is required"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split", 2, "--output is required"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo mahd+nope -o m.map", 1,
+     "--algo: 'nope' is not an algorithm; known: identity,"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split --objective fast -o m.map", 1,
+     "objective 'fast': expected mcl or hopbytes"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo grasp --threads 0 -o m.map", 1,
+     "--threads must be at least 1"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo grasp:many -o m.map", 1,
+     "grasp: parameter 'many' is not a positive iteration count"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split -o /nonexistent/dir/m.map", 1, "/nonexistent/dir/m.map"},
 };
 
 TEST_F(Tool, ErrorsAreOneLineWithExitCodes) {

@@ -1,0 +1,87 @@
+// Tests of the scotch mapper: terminal numbering on instances with an obvious answer, ppn, and errors.
+#include "factories.hpp"
+
+#include <rankmap/mapping/offline.hpp>
+#include <rankmap/metrics/dilation.hpp>
+#include <rankmap/metrics/hop_bytes.hpp>
+
+#include <gtest/gtest.h>
+
+namespace rankmap::mapping {
+namespace {
+
+using topology::Allocation;
+using topology::Grid;
+
+Mapping scotch(const graph::CommGraph& graph, const Allocation& alloc, const char* chain = "scotch") {
+  return run_chain(chain, all_algorithms(), graph, alloc, MapOptions{});
+}
+
+TEST(Scotch, RingOnRingTorusIsOneHopPerEdge) {
+  // 8-task ring on torus:8: the only optimal layouts are rotations and reflections, hop-bytes 16.
+  const auto graph = testing::ring_graph(8);
+  const Allocation alloc = Allocation::full(Grid::parse("torus:8"), 1);
+  const Mapping m = scotch(graph, alloc);
+  EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, m), 16);
+}
+
+TEST(Scotch, TerminalsFollowTheAllocationsNodeOrder) {
+  // The allocation lists the nodes of torus:8 backwards and ends with a hole: slots 0..5 sit on
+  // nodes 7, 6, ..., 2. A 6-task path fits with every edge on one hop only if Scotch's terminal
+  // numbers are translated back to these nodes correctly.
+  const Grid grid = Grid::parse("torus:8");
+  const std::vector<NodeId> nodes = {7, 6, 5, 4, 3, 2};
+  const Allocation alloc = Allocation::of_nodes(grid, nodes, 1);
+  const auto graph = testing::path_graph(6);
+  EXPECT_EQ(metrics::dilation(graph, alloc, scotch(graph, alloc)).max, 1);
+}
+
+TEST(Scotch, LinesOfNodesListedOutOfOrderOnEveryKindOfArchitecture) {
+  // The allocations are lines of nodes (a row of a 2D mesh, a column of a 3D mesh, a torus row of
+  // a mixed grid, which Scotch sees through SCOTCH_archBuild2) listed in scrambled order. A path
+  // (or a ring on the torus row) then has a one-hop layout, which Scotch finds whatever its seed,
+  // and which a wrong translation of Scotch's part numbers back to nodes would break.
+  struct Case {
+    const char* grid;
+    std::vector<NodeId> nodes;
+    graph::CommGraph graph;
+  };
+  const std::vector<Case> cases = {{"mesh:4x6", {14, 12, 17, 13, 16, 15}, testing::path_graph(6)},
+                                   {"mesh:2x3x4", {22, 20, 23, 21}, testing::path_graph(4)},
+                                   {"grid:3x5:torus=01", {7, 5, 9, 6, 8}, testing::ring_graph(5)}};
+  for (const Case& c : cases)
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const Allocation alloc = Allocation::of_nodes(Grid::parse(c.grid), c.nodes, 1);
+      MapOptions options;
+      options.seed = seed;
+      const Mapping m = run_chain("scotch", all_algorithms(), c.graph, alloc, options);
+      EXPECT_EQ(metrics::dilation(c.graph, alloc, m).max, 1) << c.grid << " seed " << seed;
+    }
+}
+
+TEST(Scotch, FillsNodesOfUnequalSizeExactly) {
+  // Nodes of 4, 4 and 2 slots; every mapping must be a permutation, which forces the 4/4/2 split.
+  const Allocation alloc = Allocation::of_nodes(Grid::parse("mesh:4x4"), std::vector<NodeId>{5, 6, 9}, 4).first_slots(10);
+  const auto graph = testing::random_graph(10, 3, 4);
+  const Mapping m = scotch(graph, alloc);
+  EXPECT_TRUE(is_permutation(m));
+}
+
+TEST(Scotch, ConcentratesCliquesIntoNodes) {
+  // Four 4-task cliques, joined in a ring by light edges, on 4 nodes of 4 slots: each clique must
+  // fill one node, leaving only the 4 light ring edges (1 byte each way) on the network, one hop
+  // each on the 2x2 torus: hop-bytes 8.
+  const auto graph = testing::clique_ring(4, 4, 100, 1, false);
+  const Allocation alloc = Allocation::full(Grid::parse("torus:2x2"), 4);
+  EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc)), 8);
+}
+
+TEST(Scotch, StrategyParameter) {
+  const auto graph = testing::ring_graph(6);
+  const Allocation alloc = Allocation::full(Grid::parse("torus:6"), 1);
+  EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc, "scotch:quality")), 12);
+  EXPECT_THROW(scotch(graph, alloc, "scotch:best"), InputError);
+}
+
+}  // namespace
+}  // namespace rankmap::mapping
