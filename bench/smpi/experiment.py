@@ -44,7 +44,9 @@ CONFIGS = {
     "8x8x8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 2},
     "4x4x4x4x2": {"kind": "full", "topology": "torus:4x4x4x4x2", "ppn": 2},
     "fragmented": {"kind": "fragment", "topology": "torus:12x12x12", "nodes": 512, "seed": 7, "ppn": 2},
-    "8x8x8-ppn8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 8, "programs": ["halo3d", "cg"]},
+    # 4,096 ranks: one simulation takes CPU minutes and about 3.5 GB, so only a few programs and mappings.
+    "8x8x8-ppn8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 8, "programs": ["halo3d", "cg"],
+                   "mappings": ["identity", "dimorder:TABC", "mahd+refine", "rahtm", "scotch", "treematch"]},
 }
 DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
 
@@ -174,6 +176,7 @@ class Experiment:
         names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch"]
         if program not in RANDOM_SKIPPED:
             names.append("random")
+        names = [n for n in names if n in conf.get("mappings", names)]
         return [n for n in names if self.algos is None or n in self.algos or n == "identity"]
 
     def job_hashes(self, plat, conf, graph):
@@ -205,9 +208,9 @@ class Experiment:
             declined = self.treematch_declined(tasks)
             if declined:
                 # Open MPI decides to decline before it looks at the graph (more processes on the node
-                # than PUs), so one recorded decline at this process count stands for every graph.
+                # than PUs), so one recorded decline stands for every graph with as many processes or more.
                 slot_of = list(range(tasks))
-                note = f"declined: identity (recorded on {declined}, same process count)"
+                note = f"declined: identity (as recorded on {declined} with as many or fewer processes)"
             else:
                 slot_of, note = treematch_mapping(self.bin, graph, tasks, workdir)
                 if slot_of is None:
@@ -231,10 +234,13 @@ class Experiment:
         return record
 
     def treematch_declined(self, tasks):
-        """`config/program` of a recorded treematch run at `tasks` processes that declined, or None."""
+        """`config/program` of a recorded treematch run that declined with at most `tasks` processes, or None.
+
+        treematch declines when a node holds more processes than PUs; on this one host, more processes
+        only make that more so."""
         for row in self.mappings.rows.values():
             if row["mapping"] == "treematch" and "(declined: identity)" in row.get("note", "") \
-                    and row.get("tasks") == tasks:
+                    and row.get("tasks", tasks + 1) <= tasks:
                 return f"{row['config']}/{row['program']}"
         return None
 

@@ -75,7 +75,8 @@ def fmt_rho(value):
 
 def mapping_order(config):
     ndims = len(smpi_platform.parse_torus(CONFIGS[config]["topology"]))
-    return ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch", "random"]
+    names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch", "random"]
+    return [n for n in names if n in CONFIGS[config].get("mappings", names)]
 
 
 class Report:
