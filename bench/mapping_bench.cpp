@@ -1,9 +1,9 @@
 // Speed of the fast mappers (issue 3 targets), each next to a baseline measured in the same run:
 // std::sort of as many random 64-bit keys as the instance has tasks, or one MCL evaluation.
+// Graphs come from the pattern generator: periodic stencils, and `random` (six partners a rank).
+#include <rankmap/graph/patterns.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
-
-#include "factories.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -18,6 +18,11 @@ using namespace rankmap;
 using topology::Allocation;
 using topology::Grid;
 
+graph::CommGraph pattern(const char* name, std::vector<int> dims, TaskId ranks = 0) {
+  return graph::make_pattern({.name = name, .dims = std::move(dims), .ranks = ranks, .bytes = 1,
+                              .periodic = std::string_view(name).starts_with("stencil"), .seed = 42});
+}
+
 struct Instance {
   graph::CommGraph graph;
   Allocation alloc;
@@ -29,17 +34,17 @@ const Instance& instance(const std::string& name) {
   if (auto it = cache.find(name); it != cache.end()) return it->second;
   Instance i;
   if (name == "stencil3d_16k_torus8x8x8_ppn32") {
-    i = {testing::stencil_graph({32, 32, 16}, true), Allocation::full(Grid::parse("torus:8x8x8"), 32)};
-  } else if (name == "random_16k_torus8x8x8_ppn32") {
-    i = {testing::random_graph(16384, 6, 42), Allocation::full(Grid::parse("torus:8x8x8"), 32)};
+    i = {pattern("stencil3d", {32, 32, 16}), Allocation::full(Grid::parse("torus:8x8x8"), 32)};
+  } else if (name == "random6_16k_torus8x8x8_ppn32") {
+    i = {pattern("random", {}, 16384), Allocation::full(Grid::parse("torus:8x8x8"), 32)};
   } else if (name == "empty_1M_torus100x100x100_ppn1") {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:100x100x100"), 1)};
   } else if (name == "empty_1M_torus25x25x50_ppn32") {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:25x25x50"), 32)};
   } else if (name == "stencil3d_1k_torus8x8x16_ppn1") {
-    i = {testing::stencil_graph({16, 8, 8}, true), Allocation::full(Grid::parse("torus:8x8x16"), 1)};
+    i = {pattern("stencil3d", {16, 8, 8}), Allocation::full(Grid::parse("torus:8x8x16"), 1)};
   } else if (name == "stencil3d_1k_torus4x4x4_ppn16") {
-    i = {testing::stencil_graph({16, 8, 8}, true), Allocation::full(Grid::parse("torus:4x4x4"), 16)};
+    i = {pattern("stencil3d", {16, 8, 8}), Allocation::full(Grid::parse("torus:4x4x4"), 16)};
   }
   return cache.emplace(name, std::move(i)).first->second;
 }
@@ -105,7 +110,7 @@ void refine_budget(benchmark::State& state, const std::string& name) {
 
 void register_all() {
   using benchmark::kMillisecond;
-  for (const char* name : {"stencil3d_16k_torus8x8x8_ppn32", "random_16k_torus8x8x8_ppn32"}) {
+  for (const char* name : {"stencil3d_16k_torus8x8x8_ppn32", "random6_16k_torus8x8x8_ppn32"}) {
     for (const char* chain : {"mahd", "mahd:direct"})
       benchmark::RegisterBenchmark((std::string("mahd/") + chain + "/" + name).c_str(),
                                    [=](benchmark::State& s) { run_mapper(s, chain, name, 1e9); })

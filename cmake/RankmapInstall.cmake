@@ -2,7 +2,7 @@
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS rankmap_core rankmap rankmap_static EXPORT rankmapTargets
+install(TARGETS rankmap_core rankmap_coords rankmap_runtime rankmap rankmap_static rankmap_preload EXPORT rankmapTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT rankmapTargets NAMESPACE rankmap:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rankmap)

@@ -28,10 +28,12 @@ function(rankmap_add_mpi_test name)
   endforeach()
 endfunction()
 
-# rankmap_add_mpi_command_test(TESTNAME RANKS n COMMAND cmd... [ENV ...] [TIMEOUT s] [PASS_REGEX re])
+# rankmap_add_mpi_command_test(TESTNAME RANKS n COMMAND cmd... [ENV ...] [TIMEOUT s] [PASS_REGEX re]
+#                              [WRAPPER cmd...])
 # Runs an arbitrary command under mpiexec; ENV entries are VAR=value pairs passed to every rank.
+# WRAPPER, if given, is a command line the mpiexec line is appended to (a checker of its output).
 function(rankmap_add_mpi_command_test testname)
-  cmake_parse_arguments(ARG "" "RANKS;TIMEOUT;PASS_REGEX" "COMMAND;ENV" ${ARGN})
+  cmake_parse_arguments(ARG "" "RANKS;TIMEOUT;PASS_REGEX" "COMMAND;ENV;WRAPPER" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 180)
   endif()
@@ -48,7 +50,7 @@ function(rankmap_add_mpi_command_test testname)
     endif()
   endforeach()
   add_test(NAME mpi.${testname}.${RANKMAP_MPI}
-    COMMAND ${MPIEXEC_EXECUTABLE} ${RANKMAP_MPIEXEC_FLAGS} -n ${ARG_RANKS} ${env_flags} ${ARG_COMMAND})
+    COMMAND ${ARG_WRAPPER} ${MPIEXEC_EXECUTABLE} ${RANKMAP_MPIEXEC_FLAGS} -n ${ARG_RANKS} ${env_flags} ${ARG_COMMAND})
   set_tests_properties(mpi.${testname}.${RANKMAP_MPI} PROPERTIES
     LABELS "mpi;${RANKMAP_MPI}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS 2)
   if(ARG_PASS_REGEX)

@@ -41,6 +41,130 @@ RANKMAP_EXPORT const char* rankmap_strerror(int status);
 
 /* ==== Topology-aware communicators ==================================================== */
 
+/*
+ * The reorder contract (DESIGN.md §4, docs/runtime.md).
+ *
+ * The caller describes a communication graph whose vertices are the ranks of the old
+ * communicator. rankmap computes a mapping slot_of[] (a permutation) and returns a communicator
+ * in which the process that ran at old rank slot_of[t] has new rank t. Vertex t of the graph is
+ * played by new rank t: for rankmap_dist_graph_create_adjacent the adjacency lists are moved, so
+ * that the process that becomes rank t receives the lists that old rank t passed in, and
+ * MPI_Dist_graph_neighbors on the new communicator answers exactly what was specified for vertex
+ * t, with the same weights in the same order. This is the reading MPI itself uses for
+ * MPI_Cart_create and MPI_Graph_create: an application that takes its work from its new rank gets
+ * the better placement. An application that already holds data per old rank moves it with
+ * rankmap_migrate().
+ *
+ * Open MPI's treematch component, since its 2023 fix, reads reorder differently: each process
+ * keeps its own lists and only the labels change. That keeps data in place but cannot change
+ * which network links carry the graph's traffic; rankmap does not follow it.
+ *
+ * Every process computes or receives the same permutation, or none reorders: a failure anywhere
+ * (a bad file, an exception while mapping) makes all processes fall back to the plain MPI call.
+ * "Do no harm": the identity is kept unless the candidate lowers the objective by more than
+ * RANKMAP_MIN_GAIN. Erroneous arguments (negative degrees or weights, ranks out of range,
+ * MPI_UNWEIGHTED on only some processes, adjacent lists that do not match) raise MPI_ERR_ARG
+ * through the communicator's error handler on every process, before anything else happens.
+ *
+ * Environment variables read by every reordering call (read once per process, see
+ * docs/environment.md):
+ *   RANKMAP_DISABLE=1         no reordering: each call is exactly the underlying MPI call
+ *   RANKMAP_ALGO              auto (default) or a mapping algorithm chain such as mahd+refine
+ *   RANKMAP_OBJECTIVE         mcl (default) or hopbytes
+ *   RANKMAP_ROUTING           adaptive (default), adaptive-hop, dor, dor:<order>
+ *   RANKMAP_COORDS            auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray, hostname
+ *   RANKMAP_MAPPING           a precomputed mapping file or a directory of them
+ *   RANKMAP_DUMP              directory for the graph, allocation and mapping of each reorder
+ *   RANKMAP_REPORT            stderr or a path: one line per reorder
+ *   RANKMAP_TIME_BUDGET_MS    search time of the mapping (default 200)
+ *   RANKMAP_MIN_GAIN          relative gain required before reordering (default 0.02)
+ * A bad value is reported once on rank 0 and turns reordering off for the run.
+ */
+
+/** Opaque handle: what one reorder did. Create it, pass it to a reordering call, query it, destroy it. */
+typedef struct rankmap_result_s* rankmap_result;
+
+/** Allocates an empty result. Returns RANKMAP_ERR_ARG if result is NULL, RANKMAP_ERR_NOMEM on failure. */
+RANKMAP_EXPORT int rankmap_result_create(rankmap_result* result);
+/** Frees a result and sets *result to NULL; a NULL *result is allowed. */
+RANKMAP_EXPORT int rankmap_result_destroy(rankmap_result* result);
+/** Sets *applied to 1 if the ranks were renumbered, 0 if the new communicator keeps the old order. */
+RANKMAP_EXPORT int rankmap_result_get_applied(rankmap_result result, int* applied);
+/** Sets *ntasks to the number of entries of the permutation (0 when not applied). */
+RANKMAP_EXPORT int rankmap_result_get_size(rankmap_result result, int* ntasks);
+/**
+ * Copies the permutation: slot_of[t] is the old rank of the process that is new rank t. Every
+ * process gets the same array. Returns RANKMAP_ERR_CAPACITY if capacity is below the size.
+ */
+RANKMAP_EXPORT int rankmap_result_get_permutation(rankmap_result result, int capacity, int slot_of[]);
+/** The algorithm that produced the candidate (e.g. "mahd+refine"); valid until the result is destroyed. */
+RANKMAP_EXPORT int rankmap_result_get_algorithm(rankmap_result result, const char** name);
+/**
+ * The objective's name ("mcl", "hopbytes", or "offnode" when only nodes are known) and its value
+ * for the identity (*before) and for the candidate (*after). Any output pointer may be NULL.
+ */
+RANKMAP_EXPORT int rankmap_result_get_objective(rankmap_result result, const char** name, double* before,
+                                                double* after);
+/** Seconds the root spent computing and evaluating the mapping. */
+RANKMAP_EXPORT int rankmap_result_get_time(rankmap_result result, double* seconds);
+/** Why the candidate was not applied or what was refused on the way; "" when there is nothing to say. */
+RANKMAP_EXPORT int rankmap_result_get_note(rankmap_result result, const char** note);
+
+/**
+ * MPI_Dist_graph_create_adjacent with rankmap's reorder (see the contract above). Arguments are
+ * MPI's, plus `result` (may be NULL). With reorder = 0 it is exactly the MPI call. Collective over
+ * comm_old. Returns RANKMAP_SUCCESS when a communicator was created (renumbered or not),
+ * RANKMAP_ERR_ARG for erroneous arguments (after calling comm_old's error handler with
+ * MPI_ERR_ARG), RANKMAP_ERR_MPI when the MPI call failed.
+ */
+RANKMAP_EXPORT int rankmap_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                                      const int sourceweights[], int outdegree,
+                                                      const int destinations[], const int destweights[],
+                                                      MPI_Info info, int reorder, MPI_Comm* comm_dist_graph,
+                                                      rankmap_result result);
+
+/**
+ * MPI_Dist_graph_create with rankmap's reorder. Edges name vertices, and vertex t is new rank t,
+ * so each process may pass any edges, as in MPI. Returns as rankmap_dist_graph_create_adjacent().
+ */
+RANKMAP_EXPORT int rankmap_dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                             const int destinations[], const int weights[], MPI_Info info,
+                                             int reorder, MPI_Comm* comm_dist_graph, rankmap_result result);
+
+/**
+ * A plain communicator renumbered for a graph: each process gives its out-edges (destinations
+ * are ranks of comm; weights may be NULL for 1 each). New rank t plays vertex t, whose data is
+ * on old rank t until rankmap_migrate() moves it. When rankmap does not reorder, *newcomm is a
+ * duplicate of comm in the same order. Collective. Free *newcomm with MPI_Comm_free.
+ */
+RANKMAP_EXPORT int rankmap_comm_reorder(MPI_Comm comm, int outdegree, const int destinations[],
+                                        const int weights[], MPI_Comm* newcomm, rankmap_result result);
+
+/**
+ * A duplicate of comm whose ranks follow an n-dimensional Hilbert curve through the nodes of the
+ * machine (processes of one node stay consecutive), so that ranks close in number run close on
+ * the network. Without network coordinates the order groups processes by node. Collective.
+ */
+RANKMAP_EXPORT int rankmap_comm_hilbert(MPI_Comm comm, MPI_Comm* newcomm);
+
+/**
+ * Moves data after a reorder: the block that old rank v of oldcomm holds (the data of vertex v)
+ * goes to the process that is rank v of newcomm. Both communicators must contain the same
+ * processes (newcomm from rankmap_comm_reorder or a reordering call on oldcomm). Collective over
+ * newcomm; each process sends one block and receives one.
+ */
+RANKMAP_EXPORT int rankmap_migrate(MPI_Comm oldcomm, MPI_Comm newcomm, const void* sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype);
+
+/**
+ * Where the calling process runs, from RANKMAP_COORDS: the grid's number of dimensions, this
+ * node's coordinates, the grid's extents and torus flags (1 wraps, 0 mesh), each array holding
+ * at least `capacity` entries. Not collective. Returns RANKMAP_ERR_NO_COORDS when only host
+ * names are known, RANKMAP_ERR_INPUT when RANKMAP_COORDS cannot be used (for example a host
+ * missing from the coordinate file), RANKMAP_ERR_CAPACITY when capacity < *ndims.
+ */
+RANKMAP_EXPORT int rankmap_coords(int capacity, int* ndims, int coords[], int extents[], int torus[]);
+
 /* ==== Load balancing of identical independent tasks ==================================== */
 
 /*

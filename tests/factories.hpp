@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/graph/patterns.hpp>
 #include <rankmap/topology/allocation.hpp>
 
 #include <algorithm>
@@ -49,9 +50,7 @@ inline graph::CommGraph grid_graph(TaskId rows, TaskId cols, double w = 1) {
 
 /// A ring of n tasks, w bytes each way between i and i+1 (mod n).
 inline graph::CommGraph ring_graph(TaskId n, double w = 1) {
-  std::vector<graph::Edge> e;
-  for (TaskId i = 0; i < n; ++i) add_pair(e, i, (i + 1) % n, w);
-  return graph::CommGraph::from_edges(n, e);
+  return graph::make_pattern({.name = "ring", .dims = {}, .ranks = n, .bytes = w});
 }
 
 /// `cliques` cliques of `size` tasks, `heavy` bytes each way inside, joined in a ring by one `light`
@@ -68,23 +67,14 @@ inline graph::CommGraph clique_ring(int cliques, int size, double heavy, double 
   return graph::CommGraph::from_edges(cliques * size, e);
 }
 
-/// A nearest-neighbour stencil on a row-major task grid (last extent fastest), w bytes each way
-/// along every grid link; `periodic` wraps every dimension around.
+/// A nearest-neighbour stencil (stencil2d or stencil3d) on a row-major task grid, w bytes each
+/// way along every grid link; `periodic` wraps every dimension around.
 inline graph::CommGraph stencil_graph(const std::vector<int>& extents, bool periodic, double w = 1) {
-  TaskId n = 1;
-  for (int k : extents) n *= k;
-  std::vector<graph::Edge> e;
-  for (TaskId t = 0; t < n; ++t) {
-    TaskId stride = 1;
-    for (std::size_t d = extents.size(); d-- > 0;) {
-      const int k = extents[d];
-      const int c = (t / stride) % k;
-      if (c + 1 < k) add_pair(e, t, t + stride, w);
-      else if (periodic && k > 2) add_pair(e, t, t - (k - 1) * stride, w);
-      stride *= k;
-    }
-  }
-  return graph::CommGraph::from_edges(n, e);
+  return graph::make_pattern({.name = extents.size() == 2 ? "stencil2d" : "stencil3d",
+                              .dims = extents,
+                              .ranks = 0,
+                              .bytes = w,
+                              .periodic = periodic});
 }
 
 /// A directed random graph with about `avg_degree` out-edges per task and integer weights 1..100.

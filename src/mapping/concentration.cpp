@@ -119,6 +119,13 @@ graph::CommGraph group_graph(const graph::CommGraph& graph, std::span<const int>
 
 }  // namespace
 
+std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed) {
+  const graph::CommGraph sym = graph.symmetrized();
+  std::vector<int> part = metis_parts(sym, sizes, seed);
+  repair_sizes(sym, sizes, part);
+  return part;
+}
+
 Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed) {
   if (graph.num_tasks() != alloc.num_slots())
     throw InputError("concentration: the graph has " + std::to_string(graph.num_tasks()) + " tasks but the allocation " +
@@ -137,9 +144,7 @@ Concentration concentrate(const graph::CommGraph& graph, const topology::Allocat
   } else {
     c.method = ConcentrationMethod::metis;
     c.task_grid.clear();
-    const graph::CommGraph sym = graph.symmetrized();
-    c.group_of_task = metis_parts(sym, c.group_size, seed);
-    repair_sizes(sym, c.group_size, c.group_of_task);
+    c.group_of_task = partition_exact(graph, c.group_size, seed);
   }
   c.group_graph = group_graph(graph, c.group_of_task, alloc.num_nodes());
   return c;

@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace rankmap::mapping::detail {
@@ -178,21 +179,23 @@ void GreedyRun::gather_anchors(TaskId item) {
 int GreedyRun::search(TaskId item) {
   cost_.reset(anchors_);
   const topology::Coords center = cost_.center();
-  RingWalker walker(grid_, center);
+  std::optional<RingWalker> walker;  // for rings beyond the cached ones
   const std::size_t visit_limit = 2 * open_.size() + 64;
   std::size_t visited = 0;
   double best = std::numeric_limits<double>::infinity();
   int best_node = -1;
   for (int r = 0; r <= grid_.diameter(); ++r) {
     if (best_node >= 0 && cost_.total_weight() * r - cost_.center_cost() >= best) break;
-    const bool finished = walker.walk(r, [&](NodeId g, const topology::Coords& c) {
+    const auto visit = [&](NodeId g, const topology::Coords& c) {
       if (++visited > visit_limit) return false;
       const int node = placer_.lookup_(g);
       if (node < 0 || !fits(node, item)) return true;
       const double cost = cost_(c);
       if (cost < best) best = cost, best_node = node;
       return true;
-    });
+    };
+    if (r >= placer_.rings_.radii() && !walker) walker.emplace(grid_, center);
+    const bool finished = r < placer_.rings_.radii() ? placer_.rings_.walk(center, r, visit) : walker->walk(r, visit);
     if (!finished) return scan_open(item, center);
   }
   return best_node >= 0 ? best_node : scan_open(item, center);
@@ -248,7 +251,12 @@ void GreedyRun::place(TaskId item, int node) {
 }
 
 GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem problem, NextItem next, Target target)
-    : alloc_(alloc), problem_(std::move(problem)), next_(next), target_(target), lookup_(alloc) {
+    : alloc_(alloc),
+      problem_(std::move(problem)),
+      next_(next),
+      target_(target),
+      lookup_(alloc),
+      rings_(alloc.grid(), 2 * static_cast<std::size_t>(alloc.num_nodes()) + 1024) {
   check_feasible(problem_);
   const graph::CommGraph& g = *problem_.graph;
   coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));

@@ -47,8 +47,6 @@ class GreedyPlacer {
   /// Safe to call from several threads at once.
   std::vector<int> place(int start_node = -1) const;
 
-  const topology::Allocation& allocation() const noexcept { return alloc_; }
-  const PlacementProblem& problem() const noexcept { return problem_; }
   int most_central_node() const noexcept { return most_central_; }
 
  private:
@@ -59,6 +57,7 @@ class GreedyPlacer {
   NextItem next_;
   Target target_;
   NodeLookup lookup_;
+  RingOffsets rings_;  ///< as many rings as a search visits before it scans the open nodes instead
   std::vector<topology::Coords> coords_;  ///< of every dense node
   std::vector<double> total_weight_;      ///< bytes of each item
   std::vector<TaskId> items_by_weight_;   ///< component starts: most bytes, then most neighbours first

@@ -124,6 +124,42 @@ NodeLookup::NodeLookup(const topology::Allocation& alloc) {
   }
 }
 
+RingOffsets::RingOffsets(const topology::Grid& grid, std::size_t max_points) : grid_(grid), ring_begin_{0} {
+  // A grid whose mesh dimensions are doubled, centred so that every offset to either border fits.
+  std::vector<int> extents;
+  std::vector<bool> torus;
+  topology::Coords center{};
+  for (int d = 0; d < grid.ndims(); ++d) {
+    const int k = grid.extent(d);
+    extents.push_back(grid.is_torus(d) ? k : 2 * k - 1);
+    torus.push_back(grid.is_torus(d));
+    center[d] = grid.is_torus(d) ? 0 : k - 1;
+  }
+  topology::Grid wide;
+  try {
+    wide = topology::Grid(extents, torus);
+  } catch (const InputError&) {
+    return;  // too many points: no cache, RingWalker does the work
+  }
+  RingWalker walker(wide, center);
+  for (int r = 0; r <= wide.diameter(); ++r) {
+    const std::size_t before = offsets_.size();
+    const bool complete = walker.walk(r, [&](NodeId, const topology::Coords& c) {
+      if (offsets_.size() >= max_points) return false;
+      Offset o{};
+      for (int d = 0; d < grid.ndims(); ++d)
+        o[d] = static_cast<std::int16_t>(grid.is_torus(d) ? wide.offset(0, c[d], d) : c[d] - center[d]);
+      offsets_.push_back(o);
+      return true;
+    });
+    if (!complete) {
+      offsets_.resize(before);
+      break;
+    }
+    ring_begin_.push_back(offsets_.size());
+  }
+}
+
 RingWalker::RingWalker(const topology::Grid& grid, const topology::Coords& center)
     : grid_(grid), center_(center), reach_(static_cast<std::size_t>(grid.ndims()) + 1, 0) {
   for (int d = grid.ndims() - 1; d >= 0; --d) {

@@ -5,6 +5,8 @@
 #include <rankmap/topology/allocation.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -80,6 +82,48 @@ class NodeLookup {
   std::vector<int> table_;
   std::unordered_map<NodeId, int> map_;
 };
+
+/// The offsets of the grid points within a few hops of a centre, ring by ring, enumerated once:
+/// walking a cached ring is a loop instead of RingWalker's recursion. Rings on a torus are the same
+/// around every node; on a mesh the offsets reach the farthest border and are clipped when walked.
+class RingOffsets {
+ public:
+  /// Caches whole rings while the total stays within `max_points` (nothing if the grid is too
+  /// large to build the offsets' grid).
+  RingOffsets(const topology::Grid& grid, std::size_t max_points);
+  /// Rings 0..radii()-1 are cached.
+  int radii() const noexcept { return static_cast<int>(ring_begin_.size()) - 1; }
+  /// Calls visit(node, coords) for each node at distance r < radii() from `center`, in the same
+  /// order as RingWalker, until visit returns false; returns false if stopped that way.
+  template <typename Visit>
+  bool walk(const topology::Coords& center, int r, Visit&& visit) const;
+
+ private:
+  using Offset = std::array<std::int16_t, topology::kMaxDims>;
+  const topology::Grid& grid_;
+  std::vector<Offset> offsets_;
+  std::vector<std::size_t> ring_begin_;
+};
+
+template <typename Visit>
+bool RingOffsets::walk(const topology::Coords& center, int r, Visit&& visit) const {
+  const int n = grid_.ndims();
+  topology::Coords c{};
+  for (std::size_t i = ring_begin_[r]; i < ring_begin_[r + 1]; ++i) {
+    NodeId node = 0;
+    bool inside = true;
+    for (int d = 0; d < n && inside; ++d) {
+      const int k = grid_.extent(d);
+      int x = center[d] + offsets_[i][d];
+      if (grid_.is_torus(d)) x = x >= k ? x - k : x < 0 ? x + k : x;
+      else inside = x >= 0 && x < k;
+      c[d] = x;
+      node += x * grid_.stride(d);
+    }
+    if (inside && !visit(node, static_cast<const topology::Coords&>(c))) return false;
+  }
+  return true;
+}
 
 /// Enumerates the grid nodes at exactly hop distance r from a centre, in a fixed order.
 class RingWalker {

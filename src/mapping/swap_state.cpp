@@ -5,8 +5,10 @@
 
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
+#include <rankmap/metrics/node_flows.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 namespace rankmap::mapping::detail {
@@ -64,26 +66,63 @@ std::size_t MaxTree::argmax() const {
 }
 
 SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                     Mapping initial)
-    : graph_(graph), alloc_(alloc), lookup_(alloc), sym_(graph.symmetrized()), slot_of_(std::move(initial)) {
+                     Mapping initial, const Deadline& deadline)
+    : graph_(graph), alloc_(alloc), lookup_(alloc), slot_of_(std::move(initial)) {
   task_of_slot_ = inverse(slot_of_);
   node_.resize(slot_of_.size());
   for (std::size_t t = 0; t < slot_of_.size(); ++t) node_[t] = alloc.node_index_of_slot(slot_of_[t]);
   coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));
   for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = alloc.grid().coords_of(alloc.node(i));
   is_hot_.assign(slot_of_.size(), 0);
+  // In-edges by a counting sort: CommGraph::transposed() sorts every edge, which costs more.
+  in_offsets_.assign(slot_of_.size() + 1, 0);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t)
+    for (TaskId x : graph.out_neighbors(t)) ++in_offsets_[x + 1];
+  for (std::size_t t = 0; t < slot_of_.size(); ++t) in_offsets_[t + 1] += in_offsets_[t];
+  in_sources_.resize(static_cast<std::size_t>(graph.num_edges()));
+  in_weights_.resize(in_sources_.size());
+  std::vector<std::int64_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
+    const auto targets = graph.out_neighbors(t);
+    const auto weights = graph.out_weights(t);
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const std::int64_t at = fill[targets[k]]++;
+      in_sources_[at] = t;
+      in_weights_[at] = weights[k];
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
   if (options.objective == Objective::hop_bytes) {
     hop_bytes_ = initial_objective_ = metrics::hop_bytes(graph, alloc, slot_of_);
-    return;
+    ready_ = true;
+  } else {
+    routing_ = topology::make_routing_model(alloc.grid(), options.routing);
+    initial_loads(deadline);
   }
-  routing_ = topology::make_routing_model(alloc.grid(), options.routing);
-  in_ = graph.transposed();
-  const std::vector<double> loads = metrics::channel_loads(graph, alloc, slot_of_, *routing_);
+  evaluation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The same sums in the same order as metrics::channel_loads, so that initial_objective() and
+// exact_objective() are computed alike, but with a look at the clock every 1024 flows.
+void SwapState::initial_loads(const Deadline& deadline) {
+  const std::vector<metrics::NodeFlow> flows = metrics::node_flows(graph_, alloc_, slot_of_);
+  std::vector<double> loads(static_cast<std::size_t>(alloc_.grid().num_channel_slots()), 0.0);
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    if (i % 1024 == 0 && deadline.passed()) return;
+    routing_->add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
+  }
   initial_objective_ = metrics::max_channel_load(loads);
-  for (double l : loads) sum_squares_ += l * l;
+  inv_scale_ = initial_objective_ > 0 ? 1.0 / initial_objective_ : 1.0;
+  for (double l : loads) sum_penalty_ += penalty(l);
   loads_ = std::make_unique<MaxTree>(loads);
   delta_.assign(loads.size(), 0.0);
   marked_.assign(loads.size(), 0);
+  ready_ = true;
+}
+
+template <typename Visit>
+void SwapState::for_each_in_edge(TaskId t, Visit&& visit) const {
+  for (std::int64_t k = in_offsets_[t]; k < in_offsets_[t + 1]; ++k) visit(in_sources_[k], in_weights_[k]);
 }
 
 SwapState::~SwapState() = default;
@@ -101,14 +140,17 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   const topology::Grid& grid = alloc_.grid();
   const int na = node_[a], nb = node_[b];
   double delta = 0;
+  // Edges between a and b keep their length; every other edge of a or b changes one end.
   const auto moved = [&](TaskId t, TaskId other, int from, int to) {
-    const auto targets = sym_.out_neighbors(t);
-    const auto weights = sym_.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      if (targets[k] == other) continue;  // the a-b edge keeps its length
-      const topology::Coords& x = coords_[node_[targets[k]]];
-      delta += weights[k] * (hops_between(grid, coords_[to], x) - hops_between(grid, coords_[from], x));
-    }
+    const auto change = [&](TaskId x, double w) {
+      if (x == other || x == t) return;
+      const topology::Coords& c = coords_[node_[x]];
+      delta += w * (hops_between(grid, coords_[to], c) - hops_between(grid, coords_[from], c));
+    };
+    const auto targets = graph_.out_neighbors(t);
+    const auto weights = graph_.out_weights(t);
+    for (std::size_t k = 0; k < targets.size(); ++k) change(targets[k], weights[k]);
+    for_each_in_edge(t, change);
   };
   moved(a, b, na, nb);
   moved(b, a, nb, na);
@@ -127,61 +169,82 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
     if (node_after(src) != node_after(dst)) flows_.push_back({node_after(src), node_after(dst), w});
   };
   const auto edges_of = [&](TaskId t, TaskId skip) {  // skip: the other task, whose edges to t are already in
-    auto targets = graph_.out_neighbors(t);
-    auto weights = graph_.out_weights(t);
+    const auto targets = graph_.out_neighbors(t);
+    const auto weights = graph_.out_weights(t);
     for (std::size_t k = 0; k < targets.size(); ++k)
       if (targets[k] != skip) edge(t, targets[k], weights[k]);
-    targets = in_.out_neighbors(t);
-    weights = in_.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      if (targets[k] != skip) edge(targets[k], t, weights[k]);
+    for_each_in_edge(t, [&](TaskId x, double w) {
+      if (x != skip) edge(x, t, w);
+    });
   };
   edges_of(a, -1);
   edges_of(b, a);
-  // Flows between the same two nodes are routed once; a removed and an added flow often cancel.
+  // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
+  // removals first: then every added flow only raises loads, and the swap is dropped as soon as
+  // one of them pushes a channel above the MCL, before the rest are routed.
   std::sort(flows_.begin(), flows_.end(),
             [](const Flow& x, const Flow& y) { return x.src != y.src ? x.src < y.src : x.dst < y.dst; });
+  std::size_t merged = 0;
   for (std::size_t i = 0; i < flows_.size();) {
-    double bytes = 0;
-    std::size_t j = i;
-    for (; j < flows_.size() && flows_[j].src == flows_[i].src && flows_[j].dst == flows_[i].dst; ++j)
-      bytes += flows_[j].bytes;
-    if (bytes != 0) add_flow(flows_[i].src, flows_[i].dst, bytes);
-    i = j;
+    Flow f = flows_[i];
+    for (++i; i < flows_.size() && flows_[i].src == f.src && flows_[i].dst == f.dst; ++i) f.bytes += flows_[i].bytes;
+    if (f.bytes != 0) flows_[merged++] = f;
   }
+  flows_.resize(merged);
+  std::stable_partition(flows_.begin(), flows_.end(), [](const Flow& f) { return f.bytes < 0; });
+  const double ceiling = loads_->max();
+  bool fits = true;
+  for (const Flow& f : flows_)
+    if (!(fits = add_flow(f.src, f.dst, f.bytes, ceiling))) break;
+  const bool better = fits && judge_and_apply();
+  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
+  touched_.clear();
+  if (better) swap(a, b);
+  return better;
+}
+
+// Most rejected swaps push some channel above the MCL, which the loads alone show; and when the
+// hottest channel is untouched the MCL cannot drop, so only the secondary measure decides. The
+// tree is updated only when the swap is kept or the hottest channel is among those it changes.
+bool SwapState::judge_and_apply() {
   const double old_max = loads_->max();
-  double squares_delta = 0;
-  saved_.clear();
+  const std::size_t hottest = loads_->argmax();
+  double penalty_delta = 0, length_delta = 0;
   for (ChannelId c : touched_) {
     const double old = loads_->value(static_cast<std::size_t>(c));
     const double now = old + delta_[c];
-    squares_delta += now * now - old * old;
-    saved_.push_back(old);
-    loads_->set(static_cast<std::size_t>(c), now);
+    if (now > old_max) return false;
+    penalty_delta += penalty(now) - penalty(old);
+    length_delta += delta_[c];
+  }
+  const bool secondary_drops = goal_ == Goal::objective ? penalty_delta < -1e-12 * sum_penalty_
+                                                        : length_delta < -1e-12 * old_max;
+  if (!marked_[hottest] && !secondary_drops) return false;
+  saved_.clear();
+  for (ChannelId c : touched_) {
+    saved_.push_back(loads_->value(static_cast<std::size_t>(c)));
+    loads_->set(static_cast<std::size_t>(c), saved_.back() + delta_[c]);
   }
   const double new_max = loads_->max();
-  const bool better = new_max < old_max - 1e-12 * old_max ||
-                      (new_max <= old_max && squares_delta < -1e-12 * sum_squares_);
-  for (std::size_t i = 0; i < touched_.size(); ++i) {
-    if (!better) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);
-    delta_[touched_[i]] = 0;
-    marked_[touched_[i]] = 0;
+  if ((goal_ == Goal::objective && new_max < old_max - 1e-12 * old_max) || secondary_drops) {
+    sum_penalty_ += penalty_delta;
+    return true;
   }
-  touched_.clear();
-  if (!better) return false;
-  sum_squares_ += squares_delta;
-  swap(a, b);
-  return true;
+  for (std::size_t i = 0; i < touched_.size(); ++i) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);
+  return false;
 }
 
-void SwapState::add_flow(int src, int dst, double bytes) {
+bool SwapState::add_flow(int src, int dst, double bytes, double ceiling) {
   const topology::Grid& grid = alloc_.grid();
+  bool fits = true;
   shares_.clear();
   routing_->route(alloc_.node(src), alloc_.node(dst), shares_);
   for (const topology::ChannelShare& s : shares_) {
     if (!marked_[s.channel]) marked_[s.channel] = 1, touched_.push_back(s.channel);
     delta_[s.channel] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
+    if (bytes > 0 && loads_->value(static_cast<std::size_t>(s.channel)) + delta_[s.channel] > ceiling) fits = false;
   }
+  return fits;
 }
 
 void SwapState::swap(TaskId a, TaskId b) {
@@ -207,16 +270,14 @@ const std::vector<TaskId>& SwapState::hot_tasks() {
   const int d = grid.channel_dim(c);
   const topology::Direction dir = grid.channel_direction(c);
   const auto check = [&](TaskId t) {
-    const auto visit = [&](const graph::CommGraph& g, bool outgoing) {
-      for (TaskId x : g.out_neighbors(t)) {
-        const int from = outgoing ? node_[t] : node_[x], to = outgoing ? node_[x] : node_[t];
-        if (from == to || !may_cross(grid, coords_[from], coords_[to], u, d, dir)) continue;
-        for (TaskId y : {t, x})
-          if (!is_hot_[y]) is_hot_[y] = 1, hot_.push_back(y);
-      }
+    const auto flow = [&](TaskId src, TaskId dst) {
+      const int from = node_[src], to = node_[dst];
+      if (from == to || !may_cross(grid, coords_[from], coords_[to], u, d, dir)) return;
+      for (TaskId y : {src, dst})
+        if (!is_hot_[y]) is_hot_[y] = 1, hot_.push_back(y);
     };
-    visit(graph_, true);
-    visit(in_, false);
+    for (TaskId x : graph_.out_neighbors(t)) flow(t, x);
+    for_each_in_edge(t, [&](TaskId x, double) { flow(x, t); });
   };
   RingWalker walker(grid, u);
   for (int r = 0; r <= kHotRadius; ++r)

@@ -105,6 +105,14 @@ TEST(Hilbert, DisconnectedPiecesAreEachVisitedInOneRun) {
   EXPECT_EQ(piece_changes, 1);
 }
 
+TEST(Hilbert, EightDimensionsNeedWideKeys) {
+  // 8 dimensions of 9 bits each (the longest side is 512): 72 bits, past a 64-bit key.
+  const Allocation a = Allocation::full(Grid::parse("mesh:512x2x2x2x2x2x2x2"), 1);
+  const std::vector<int> order = hilbert_node_order(a);
+  EXPECT_TRUE(is_order_of_all_nodes(a, order));
+  EXPECT_EQ(a.node(order.front()), 0);
+}
+
 TEST(Hilbert, SingleNodeAndSlotOrder) {
   const Allocation a(Grid::parse("torus:4x4"), {5, 5, 5});
   EXPECT_EQ(hilbert_node_order(a), std::vector<int>{0});

@@ -43,6 +43,11 @@ std::vector<int> detect_task_grid(const graph::CommGraph& graph);
 /// about 1/T of it. Empty if no such tile exists.
 std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const double> bytes_along, int tile_size);
 
+/// Part of every task, with exactly sizes[p] tasks in part p (the sizes add up to the task count):
+/// METIS recursive bisection on the symmetrized graph (seeded), then greedy moves of the least
+/// connected tasks until every part has its size. This is concentrate() without tiling, for any sizes.
+std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed);
+
 /// Groups the tasks of `graph` (graph.num_tasks() == alloc.num_slots()) into one group per node.
 /// Tiling is used when every node has the same slot count and the graph is a stencil whose grid
 /// admits a tile of that size; METIS recursive bisection (seeded) otherwise, followed by greedy moves of the

@@ -1,0 +1,129 @@
+// The C API without the preload layer: result handles, agreement on the permutation, comm_reorder
+// with migrate, coordinates of the emulated machine, and argument errors.
+#include "test_graphs.hpp"
+
+#include <rankmap.h>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace rankmap::mpitest {
+namespace {
+
+
+/// Every rank holds the same vector: its minimum and maximum over ranks agree element-wise.
+bool same_on_every_rank(std::vector<int> v) {
+  std::vector<int> low(v.size()), high(v.size());
+  MPI_Allreduce(v.data(), low.data(), static_cast<int>(v.size()), MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(v.data(), high.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return low == high;
+}
+
+TEST(CApi, ResultGivesThePermutationEveryRankAgreesOn) {
+  const auto g = scrambled_ring(size_of(MPI_COMM_WORLD));
+  const VertexLists& v = g[rank_of(MPI_COMM_WORLD)];
+  rankmap_result result = nullptr;
+  ASSERT_EQ(rankmap_result_create(&result), RANKMAP_SUCCESS);
+  MPI_Comm c;
+  ASSERT_EQ(rankmap_dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(v.sources.size()), v.sources.data(),
+                                               v.source_weights.data(), static_cast<int>(v.destinations.size()),
+                                               v.destinations.data(), v.dest_weights.data(), MPI_INFO_NULL, 1, &c,
+                                               result),
+            RANKMAP_SUCCESS);
+  int applied = -1, n = -1;
+  EXPECT_EQ(rankmap_result_get_applied(result, &applied), RANKMAP_SUCCESS);
+  EXPECT_EQ(rankmap_result_get_size(result, &n), RANKMAP_SUCCESS);
+  const char* algorithm = nullptr;
+  const char* objective = nullptr;
+  double before = -1, after = -1, seconds = -1;
+  EXPECT_EQ(rankmap_result_get_algorithm(result, &algorithm), RANKMAP_SUCCESS);
+  EXPECT_EQ(rankmap_result_get_objective(result, &objective, &before, &after), RANKMAP_SUCCESS);
+  EXPECT_EQ(rankmap_result_get_time(result, &seconds), RANKMAP_SUCCESS);
+  const std::vector<int> actual = permutation_of(MPI_COMM_WORLD, c);
+  if (applied) {
+    ASSERT_EQ(n, size_of(MPI_COMM_WORLD));
+    std::vector<int> slot_of(n);
+    EXPECT_EQ(rankmap_result_get_permutation(result, n, slot_of.data()), RANKMAP_SUCCESS);
+    EXPECT_EQ(slot_of, actual);
+    EXPECT_TRUE(same_on_every_rank(slot_of));
+    EXPECT_LT(after, before);
+    if (n > 1) {
+      EXPECT_EQ(rankmap_result_get_permutation(result, n - 1, slot_of.data()), RANKMAP_ERR_CAPACITY);
+    }
+  } else {
+    EXPECT_EQ(n, 0);
+    EXPECT_TRUE(is_identity(actual));
+  }
+  EXPECT_TRUE(same_on_every_rank({applied, static_cast<int>(before), static_cast<int>(after)}));
+  EXPECT_EQ(rankmap_result_destroy(&result), RANKMAP_SUCCESS);
+  EXPECT_EQ(result, nullptr);
+  MPI_Comm_free(&c);
+}
+
+TEST(CApi, CommReorderThenMigrateGivesEachRankItsVertexData) {
+  const auto g = scrambled_ring(size_of(MPI_COMM_WORLD));
+  const int old_rank = rank_of(MPI_COMM_WORLD);
+  const VertexLists& v = g[old_rank];
+  MPI_Comm c;
+  ASSERT_EQ(rankmap_comm_reorder(MPI_COMM_WORLD, static_cast<int>(v.destinations.size()), v.destinations.data(),
+                                 v.dest_weights.data(), &c, nullptr),
+            RANKMAP_SUCCESS);
+  // Old rank r holds the data of vertex r; after migrating, new rank t holds vertex t's.
+  const double mine[2] = {old_rank * 10.0, old_rank + 0.5};
+  double got[2] = {-1, -1};
+  ASSERT_EQ(rankmap_migrate(MPI_COMM_WORLD, c, mine, 2, MPI_DOUBLE, got, 2, MPI_DOUBLE), RANKMAP_SUCCESS);
+  const int t = rank_of(c);
+  EXPECT_EQ(got[0], t * 10.0);
+  EXPECT_EQ(got[1], t + 0.5);
+  MPI_Comm_free(&c);
+}
+
+TEST(CApi, MigrateRefusesCommunicatorsWithOtherProcesses) {
+  double x = 0, y = 0;
+  const int rc = rankmap_migrate(MPI_COMM_WORLD, MPI_COMM_SELF, &x, 1, MPI_DOUBLE, &y, 1, MPI_DOUBLE);
+  EXPECT_EQ(rc, size_of(MPI_COMM_WORLD) == 1 ? RANKMAP_SUCCESS : RANKMAP_ERR_ARG);
+}
+
+TEST(CApi, CoordsOfTheEmulatedNode) {
+  // RANKMAP_COORDS=emulate:torus:4x4 with one process per node: rank r is on node r, at (r/4, r%4).
+  int ndims = 0, coords[8], extents[8], torus[8];
+  ASSERT_EQ(rankmap_coords(8, &ndims, coords, extents, torus), RANKMAP_SUCCESS);
+  const int r = rank_of(MPI_COMM_WORLD);
+  EXPECT_EQ(ndims, 2);
+  EXPECT_EQ(coords[0], r / 4);
+  EXPECT_EQ(coords[1], r % 4);
+  EXPECT_EQ(extents[0], 4);
+  EXPECT_EQ(torus[1], 1);
+  EXPECT_EQ(rankmap_coords(1, &ndims, coords, extents, torus), RANKMAP_ERR_CAPACITY);
+}
+
+TEST(CApi, HilbertDuplicateWalksTheTorusOneHopAtATime) {
+  MPI_Comm h;
+  ASSERT_EQ(rankmap_comm_hilbert(MPI_COMM_WORLD, &h), RANKMAP_SUCCESS);
+  const std::vector<int> slot_of = permutation_of(MPI_COMM_WORLD, h);
+  std::vector<int> sorted = slot_of;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_TRUE(is_identity(sorted));
+  // On the full 4x4 torus (16 ranks, rank r at (r/4, r%4)) a Hilbert curve moves one hop per step.
+  if (slot_of.size() == 16) {
+    for (std::size_t t = 0; t + 1 < slot_of.size(); ++t) {
+      const int a = slot_of[t], b = slot_of[t + 1];
+      const int dx = std::abs(a / 4 - b / 4), dy = std::abs(a % 4 - b % 4);
+      EXPECT_EQ(std::min(dx, 4 - dx) + std::min(dy, 4 - dy), 1) << "step " << t;
+    }
+  }
+  MPI_Comm_free(&h);
+}
+
+TEST(CApi, ArgumentErrorsAreStatusCodes) {
+  EXPECT_EQ(rankmap_result_create(nullptr), RANKMAP_ERR_ARG);
+  EXPECT_EQ(rankmap_result_get_applied(nullptr, nullptr), RANKMAP_ERR_ARG);
+  EXPECT_EQ(rankmap_comm_reorder(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, nullptr), RANKMAP_ERR_ARG);
+  EXPECT_STREQ(rankmap_strerror(RANKMAP_ERR_CAPACITY), "a buffer is too small for the result");
+}
+
+}  // namespace
+}  // namespace rankmap::mpitest

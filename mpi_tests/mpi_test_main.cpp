@@ -1,0 +1,32 @@
+// main() for GoogleTest under MPI: every rank runs every test, rank 0 prints, and a failure on any rank fails all.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+namespace {
+
+/// Turns a failure on any rank into a failure everywhere, so no rank moves on to the next
+/// collective test while another is still asserting, and the exit status is the same on all ranks.
+class AgreeOnResult : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    int failed = info.result()->Failed() ? 1 : 0, any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any && !failed) ADD_FAILURE() << "failed on another rank";
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  if (rank != 0) delete listeners.Release(listeners.default_result_printer());
+  listeners.Append(new AgreeOnResult);
+  const int failed = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+// Parsing RANKMAP_COORDS values.
+#include "provider.hpp"
+
+#include <rankmap/types.hpp>
+
+#include <charconv>
+
+namespace rankmap::coords {
+
+namespace {
+
+int parse_count(std::string_view text, std::string_view key, std::string_view whole) {
+  int value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || value < 1 || value > 1 << 16)
+    throw InputError("'" + std::string(whole) + "': " + std::string(key) + " must be an integer from 1 to 65536");
+  return value;
+}
+
+CoordsSpec parse_emulation(std::string_view rest, std::string_view whole) {
+  CoordsSpec spec;
+  spec.kind = CoordsSpec::Kind::emulate;
+  const std::size_t comma = rest.find(',');
+  spec.grid = std::string(rest.substr(0, comma));
+  try {
+    (void)topology::Grid::parse(spec.grid);
+  } catch (const InputError& e) {
+    throw InputError("'" + std::string(whole) + "': " + e.what());
+  }
+  std::string_view options = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  while (!options.empty()) {
+    const std::size_t end = std::min(options.find(','), options.size());
+    const std::string_view option = options.substr(0, end);
+    if (option.starts_with("ppn=")) spec.ppn = parse_count(option.substr(4), "ppn", whole);
+    else if (option.starts_with("sockets=")) spec.sockets = parse_count(option.substr(8), "sockets", whole);
+    else throw InputError("'" + std::string(whole) + "': unknown option '" + std::string(option) +
+                          "'; expected ppn=N or sockets=S");
+    options = end == options.size() ? std::string_view() : options.substr(end + 1);
+  }
+  if (spec.ppn % spec.sockets != 0)
+    throw InputError("'" + std::string(whole) + "': ppn must be a multiple of sockets");
+  return spec;
+}
+
+}  // namespace
+
+CoordsSpec CoordsSpec::parse(std::string_view text) {
+  CoordsSpec spec;
+  if (text.empty() || text == "auto") return spec;
+  if (text == "bgq") spec.kind = Kind::bgq;
+  else if (text == "cray") spec.kind = Kind::cray;
+  else if (text == "hostname") spec.kind = Kind::hostname;
+  else if (text.starts_with("file:") && text.size() > 5) {
+    spec.kind = Kind::file;
+    spec.path = std::string(text.substr(5));
+  } else if (text.starts_with("emulate:")) {
+    return parse_emulation(text.substr(8), text);
+  } else {
+    throw InputError("'" + std::string(text) +
+                     "': expected auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray or hostname");
+  }
+  return spec;
+}
+
+}  // namespace rankmap::coords

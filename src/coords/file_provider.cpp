@@ -1,0 +1,54 @@
+// Coordinates from a coordinate file (RANKMAP_COORDS=file:PATH), looked up by host name.
+#include "hostname.hpp"
+#include "hwloc_socket.hpp"
+#include "providers.hpp"
+
+#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/types.hpp>
+
+namespace rankmap::coords {
+
+namespace {
+
+/// The exact host name, else the one entry with the same short name (files often list short names).
+const topology::CoordinateEntry* lookup(const topology::CoordinateFile& file, std::string_view host) {
+  if (const auto* entry = find_host(file, host)) return entry;
+  const topology::CoordinateEntry* found = nullptr;
+  for (const auto& e : file.nodes) {
+    if (short_host_name(e.host) != short_host_name(host)) continue;
+    if (found) return nullptr;
+    found = &e;
+  }
+  return found;
+}
+
+class FileProvider final : public Provider {
+ public:
+  FileProvider(std::string path, HostNameFn host_name) : path_(std::move(path)), host_name_(host_name) {}
+  std::string name() const override { return "file:" + path_; }
+
+  Location locate(int, int) const override {
+    const topology::CoordinateFile file = topology::read_coordinate_file(path_);
+    const std::string host = host_name_();
+    const topology::CoordinateEntry* entry = lookup(file, host);
+    if (!entry) throw InputError(path_ + ": host '" + host + "' is not listed");
+    Location where;
+    where.node_key = node_key_of_host(entry->host);
+    where.grid = file.grid;
+    where.coords = entry->coords;
+    where.socket = socket_of_this_process();
+    return where;
+  }
+
+ private:
+  std::string path_;
+  HostNameFn host_name_;
+};
+
+}  // namespace
+
+std::unique_ptr<Provider> make_file_provider(std::string path, HostNameFn host_name) {
+  return std::make_unique<FileProvider>(std::move(path), host_name);
+}
+
+}  // namespace rankmap::coords

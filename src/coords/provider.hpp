@@ -1,0 +1,50 @@
+// Coordinate providers: where the calling process runs, from a file, an emulation or the machine itself.
+#pragma once
+
+#include <rankmap/topology/grid.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rankmap::coords {
+
+/// Where the calling process runs, as one provider sees it.
+struct Location {
+  std::uint64_t node_key = 0;         ///< equal exactly for processes that share a node
+  std::optional<topology::Grid> grid; ///< the machine's network; empty when only nodes are known
+  topology::Coords coords{};          ///< the node's coordinates in `grid`
+  int socket = -1;                    ///< the socket (package) of this process within its node, -1 unknown
+};
+
+/// One source of locations. Providers make no MPI call, so they run anywhere and test without MPI.
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string name() const = 0;
+  /// Where the calling process runs. `world_rank` and `world_size` (of MPI_COMM_WORLD) matter
+  /// only to emulation. Throws InputError with a message naming the source of the problem.
+  virtual Location locate(int world_rank, int world_size) const = 0;
+};
+
+/// A parsed RANKMAP_COORDS value.
+struct CoordsSpec {
+  enum class Kind { automatic, file, emulate, bgq, cray, hostname };
+  Kind kind = Kind::automatic;
+  std::string path;            ///< file
+  std::string grid;            ///< emulate: the grid spec, e.g. `torus:4x4x4`
+  int ppn = 1;                 ///< emulate: processes per emulated node
+  int sockets = 1;             ///< emulate: sockets per emulated node (ppn must be a multiple)
+
+  /// Parses `auto`, `file:PATH`, `emulate:<grid>[,ppn=N][,sockets=S]`, `bgq`, `cray` or `hostname`.
+  /// Throws InputError naming the value otherwise.
+  static CoordsSpec parse(std::string_view text);
+};
+
+/// The provider a spec names. `auto` tries BG/Q, then Cray, then host names, with whichever
+/// of the first two this build supports. Throws InputError for a machine this build cannot read.
+std::unique_ptr<Provider> make_provider(const CoordsSpec& spec);
+
+}  // namespace rankmap::coords

@@ -1,0 +1,32 @@
+// What every interposed symbol shares: default visibility, a per-thread re-entry guard, Fortran types.
+#pragma once
+
+#include <mpi.h>
+
+/// The preload library is built with hidden visibility; only the interposed symbols are exported.
+#define RANKMAP_INTERPOSE extern "C" __attribute__((visibility("default")))
+
+namespace rankmap::pmpi {
+
+/// Counts how deep the calling thread is inside interposed symbols. MPICH's Fortran bindings call
+/// the C MPI_* functions, so MPI_INIT -> pmpi_init_ -> MPI_Init arrives here twice on one thread;
+/// only the outermost entry acts. Per thread, because other threads may enter MPI concurrently.
+class ReentryGuard {
+ public:
+  ReentryGuard() noexcept { ++depth(); }
+  ~ReentryGuard() { --depth(); }
+  ReentryGuard(const ReentryGuard&) = delete;
+  ReentryGuard& operator=(const ReentryGuard&) = delete;
+  bool outermost() const noexcept { return depth() == 1; }
+
+ private:
+  static int& depth() noexcept {
+    static thread_local int value = 0;
+    return value;
+  }
+};
+
+/// Gathers the world placement after a successful initialisation; never throws.
+void after_init(const ReentryGuard& guard) noexcept;
+
+}  // namespace rankmap::pmpi

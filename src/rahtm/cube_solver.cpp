@@ -1,0 +1,107 @@
+// Canonical forms of cube problems, the solution cache, and the parallel solve of a level.
+#include "cube_solver.hpp"
+
+#include "parallel.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace rankmap::rahtm {
+
+namespace {
+
+std::vector<double> signature(const CubeProblem& p, int a) {
+  std::vector<double> out, in;
+  double out_total = 0, in_total = 0;
+  for (int b = 0; b < p.num_clusters(); ++b) {
+    if (p.weight(a, b) > 0) out.push_back(p.weight(a, b)), out_total += p.weight(a, b);
+    if (p.weight(b, a) > 0) in.push_back(p.weight(b, a)), in_total += p.weight(b, a);
+  }
+  std::sort(out.begin(), out.end());
+  std::sort(in.begin(), in.end());
+  std::vector<double> s = {static_cast<double>(p.cluster_size[a]), out_total, in_total,
+                           static_cast<double>(out.size())};
+  s.insert(s.end(), out.begin(), out.end());
+  s.insert(s.end(), in.begin(), in.end());
+  return s;
+}
+
+template <typename T>
+void append(std::string& key, const T* data, std::size_t count) {
+  key.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+}  // namespace
+
+CanonicalForm canonical_form(const CubeProblem& p) {
+  CanonicalForm form;
+  const int k = p.num_clusters();
+  std::vector<std::vector<double>> sig(k);
+  for (int a = 0; a < k; ++a) sig[a] = signature(p, a);
+  form.order.resize(k);
+  std::iota(form.order.begin(), form.order.end(), 0);
+  std::stable_sort(form.order.begin(), form.order.end(), [&](int a, int b) { return sig[a] < sig[b]; });
+  const CubeProblem c = reorder_clusters(p, form.order);
+  append(form.key, &c.dims, 1);
+  append(form.key, c.capacity.data(), c.capacity.size());
+  append(form.key, c.vertex_size.data(), c.vertex_size.size());
+  append(form.key, c.cluster_size.data(), c.cluster_size.size());
+  append(form.key, c.traffic.data(), c.traffic.size());
+  return form;
+}
+
+CubeProblem reorder_clusters(const CubeProblem& p, const std::vector<int>& order) {
+  CubeProblem c = p;
+  const int k = p.num_clusters();
+  for (int i = 0; i < k; ++i) {
+    c.cluster_size[i] = p.cluster_size[order[i]];
+    for (int j = 0; j < k; ++j) c.traffic[static_cast<std::size_t>(i) * k + j] = p.weight(order[i], order[j]);
+  }
+  return c;
+}
+
+CubePlacement CubeSolver::solve_one(const CubeProblem& canonical) const {
+  const std::vector<int> start = ordered_placement(canonical);
+  CubePlacement best = search_cube(canonical, start, options_.search);
+  if (options_.use_milp && canonical.dims > 0) best = solve_cube_milp(canonical, best.vertex_of, options_.milp);
+  return best;
+}
+
+std::vector<CubePlacement> CubeSolver::solve_all(const std::vector<CubeProblem>& problems,
+                                                 const std::function<void(std::size_t, std::size_t)>& report) {
+  std::vector<CanonicalForm> forms;
+  forms.reserve(problems.size());
+  std::vector<std::size_t> to_solve;  // one problem index per new canonical key
+  std::unordered_map<std::string, std::size_t> first_of_key;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    check_cube_problem(problems[i]);
+    forms.push_back(canonical_form(problems[i]));
+    if (!cache_.count(forms[i].key) && first_of_key.emplace(forms[i].key, i).second) to_solve.push_back(i);
+  }
+  std::vector<CubePlacement> solved(to_solve.size());
+  parallel_for(
+      to_solve.size(), options_.threads,
+      [&](std::size_t j, int) {
+        const std::size_t i = to_solve[j];
+        solved[j] = solve_one(reorder_clusters(problems[i], forms[i].order));
+      },
+      [&](std::size_t done) {
+        if (report) report(done, to_solve.size());
+      });
+  for (std::size_t j = 0; j < to_solve.size(); ++j) {
+    stats_.proven += solved[j].proven_optimal;
+    cache_.emplace(forms[to_solve[j]].key, std::move(solved[j]));
+  }
+  stats_.problems += static_cast<int>(problems.size());
+  stats_.solved += static_cast<int>(to_solve.size());
+  std::vector<CubePlacement> result(problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const CubePlacement& canonical = cache_.at(forms[i].key);
+    result[i] = canonical;
+    for (std::size_t c = 0; c < forms[i].order.size(); ++c) result[i].vertex_of[forms[i].order[c]] = canonical.vertex_of[c];
+  }
+  return result;
+}
+
+}  // namespace rankmap::rahtm

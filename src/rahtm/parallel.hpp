@@ -1,0 +1,46 @@
+// A minimal parallel loop whose calling thread takes part and reports progress.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace rankmap::rahtm {
+
+/// Runs body(i, worker) for every i in [0, count) on up to `threads` threads, the caller
+/// included as worker 0 (workers are numbered below `threads`, for per-thread scratch space).
+/// Items are handed out one at a time, so results written to per-item slots do not depend on
+/// scheduling. `report(done)` runs on the calling thread only (MapOptions::progress must),
+/// after each item the caller finishes. The first exception thrown by a body is rethrown here.
+inline void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body,
+                         const std::function<void(std::size_t)>& report = {}) {
+  std::atomic<std::size_t> next{0}, done{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&](int worker) {
+    for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+      try {
+        body(i, worker);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = count;
+      }
+      const std::size_t finished = done.fetch_add(1) + 1;
+      if (worker == 0 && report) report(finished);
+    }
+  };
+  const std::size_t helpers = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1))) - (count > 0);
+  std::vector<std::thread> pool;
+  for (std::size_t k = 0; k < helpers; ++k) pool.emplace_back(work, static_cast<int>(k) + 1);
+  work(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace rankmap::rahtm

@@ -1,0 +1,136 @@
+// The option table of the runtime (Caliper style) and its parsing from the environment.
+#include "config.hpp"
+
+#include <rankmap/hash.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace rankmap::runtime {
+
+namespace {
+
+double parse_number(std::string_view text) {
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(value))
+    throw InputError("'" + std::string(text) + "' is not a number");
+  return value;
+}
+
+void apply_disable(Config& c, std::string_view v) {
+  if (v == "1" || v == "yes" || v == "true" || v == "on") c.disable = true;
+  else if (v == "0" || v == "no" || v == "false" || v == "off" || v.empty()) c.disable = false;
+  else throw InputError("'" + std::string(v) + "': expected 1 or 0");
+}
+
+void apply_algorithm(Config& c, std::string_view v) {
+  if (v.empty()) throw InputError("'': expected auto or an algorithm name such as mahd+refine");
+  if (v != "auto") {
+    for (std::size_t pos = 0; pos <= v.size();) {
+      const std::size_t end = std::min(v.find('+', pos), v.size());
+      const std::string_view stage = v.substr(pos, end - pos);
+      if (!mapping::find_algorithm(mapping::core_algorithms(), stage)) {
+        std::string known;
+        for (const auto& a : mapping::core_algorithms()) known += (known.empty() ? "" : ", ") + std::string(a.name);
+        throw InputError("'" + std::string(v) + "': '" + std::string(stage) +
+                         "' is not an algorithm of the runtime (auto, " + known +
+                         "); offline algorithms run with `rankmap map` and RANKMAP_MAPPING");
+      }
+      pos = end + 1;
+    }
+  }
+  c.algorithm = std::string(v);
+}
+
+void apply_objective(Config& c, std::string_view v) { c.objective = mapping::parse_objective(v); }
+void apply_routing(Config& c, std::string_view v) { c.routing = topology::RoutingSpec::parse(v); }
+void apply_coords(Config& c, std::string_view v) { c.coords = coords::CoordsSpec::parse(v); }
+void apply_mapping(Config& c, std::string_view v) { c.mapping_path = std::string(v); }
+void apply_dump(Config& c, std::string_view v) { c.dump_dir = std::string(v); }
+void apply_report(Config& c, std::string_view v) { c.report = std::string(v); }
+
+void apply_budget(Config& c, std::string_view v) {
+  const double ms = parse_number(v);
+  if (ms < 0 || ms > 3.6e6) throw InputError("'" + std::string(v) + "': expected milliseconds from 0 to 3600000");
+  c.time_budget_ms = ms;
+}
+
+void apply_min_gain(Config& c, std::string_view v) {
+  const double gain = parse_number(v);
+  if (gain < 0 || gain >= 1) throw InputError("'" + std::string(v) + "': expected a fraction from 0 up to (not including) 1");
+  c.min_gain = gain;
+}
+
+constexpr OptionInfo kOptions[] = {
+    {"RANKMAP_DISABLE", "bool", "0", "1 makes every interposed call a pass-through to MPI; set it for the whole job",
+     &apply_disable},
+    {"RANKMAP_ALGO", "string", "auto",
+     "auto (a precomputed mapping if one matches, else mahd+refine within the time budget) or an algorithm "
+     "chain of the runtime such as mahd+refine or dimorder-best",
+     &apply_algorithm},
+    {"RANKMAP_OBJECTIVE", "string", "mcl", "what the mapping minimises and the do-no-harm test compares: mcl or hopbytes",
+     &apply_objective},
+    {"RANKMAP_ROUTING", "string", "adaptive", "routing model MCL is measured under: adaptive, adaptive-hop, dor or dor:<order>",
+     &apply_routing},
+    {"RANKMAP_COORDS", "string", "auto",
+     "where processes run: auto (BG/Q, then Cray, then host names only), file:PATH, "
+     "emulate:<grid>[,ppn=N][,sockets=S], bgq, cray or hostname",
+     &apply_coords},
+    {"RANKMAP_MAPPING", "path", "", "a mapping file, or a directory of them, used when tasks and hashes match",
+     &apply_mapping},
+    {"RANKMAP_DUMP", "path", "", "directory where rank 0 writes the graph, allocation and mapping of each reorder",
+     &apply_dump},
+    {"RANKMAP_REPORT", "string", "", "stderr or a file path: one line per reorder", &apply_report},
+    {"RANKMAP_TIME_BUDGET_MS", "number", "200", "how long the mapping search may run, in milliseconds",
+     &apply_budget},
+    {"RANKMAP_MIN_GAIN", "number", "0.02",
+     "relative improvement of the objective required before ranks are reordered", &apply_min_gain},
+};
+
+std::vector<std::string> rankmap_variables_in_environment() {
+  std::vector<std::string> names;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    if (entry.starts_with("RANKMAP_")) names.emplace_back(entry.substr(0, entry.find('=')));
+  }
+  return names;
+}
+
+}  // namespace
+
+std::span<const OptionInfo> options() { return kOptions; }
+
+ConfigResult read_config(const EnvLookup& lookup, std::span<const std::string> present_names) {
+  ConfigResult result;
+  StableHash hash;
+  for (const OptionInfo& option : kOptions) {
+    const char* raw = lookup(std::string(option.name).c_str());
+    const std::string_view value = raw ? std::string_view(raw) : option.default_value;
+    hash.bytes(value.data(), value.size());
+    hash.u64(value.size());
+    try {
+      option.apply(result.config, value);
+    } catch (const InputError& e) {
+      result.errors.push_back(std::string(option.name) + ": " + e.what());
+    }
+  }
+  for (const std::string& name : present_names) {
+    bool known = false;
+    for (const OptionInfo& option : kOptions) known = known || option.name == name;
+    if (!known) result.warnings.push_back(name + " is not a rankmap variable and is ignored");
+  }
+  result.hash = hash.digest();
+  return result;
+}
+
+ConfigResult read_config_from_environment() {
+  const auto names = rankmap_variables_in_environment();
+  return read_config([](const char* name) { return std::getenv(name); }, names);
+}
+
+}  // namespace rankmap::runtime

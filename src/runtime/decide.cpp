@@ -1,0 +1,104 @@
+// Choosing, measuring and accepting or refusing a mapping on the root process.
+#include "decide.hpp"
+
+#include "intra_node.hpp"
+#include "precomputed.hpp"
+
+#include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/metrics/hop_bytes.hpp>
+#include <rankmap/topology/routing.hpp>
+
+#include <chrono>
+
+namespace rankmap::runtime {
+
+namespace {
+
+bool is_identity(std::span<const SlotId> slot_of) {
+  for (std::size_t t = 0; t < slot_of.size(); ++t)
+    if (slot_of[t] != static_cast<SlotId>(t)) return false;
+  return true;
+}
+
+class Objective {
+ public:
+  Objective(const graph::CommGraph& graph, const Placement& placement, const Config& config)
+      : graph_(graph), placement_(placement), kind_(config.objective) {
+    if (placement.mode == Placement::Mode::nodes_only) name_ = "offnode";
+    else if (kind_ == mapping::Objective::mcl) {
+      routing_ = topology::make_routing_model(placement.alloc.grid(), config.routing);
+      name_ = "mcl";
+    } else {
+      name_ = "hopbytes";
+    }
+  }
+  const std::string& name() const { return name_; }
+  double operator()(std::span<const SlotId> slot_of) const {
+    if (placement_.mode == Placement::Mode::nodes_only) return off_node_bytes(graph_, placement_.alloc, slot_of);
+    if (routing_) return metrics::max_channel_load(graph_, placement_.alloc, slot_of, *routing_);
+    return metrics::hop_bytes(graph_, placement_.alloc, slot_of);
+  }
+
+ private:
+  const graph::CommGraph& graph_;
+  const Placement& placement_;
+  mapping::Objective kind_;
+  std::unique_ptr<topology::RoutingModel> routing_;
+  std::string name_;
+};
+
+bool has_socket_information(const Placement& placement) {
+  for (int s : placement.socket_of_slot)
+    if (s > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+Decision decide(const graph::CommGraph& graph, const Placement& placement, const Config& config) {
+  const auto start = std::chrono::steady_clock::now();
+  const topology::Allocation& alloc = placement.alloc;
+  Decision d;
+  const Objective objective(graph, placement, config);
+  d.objective = objective.name();
+
+  mapping::Mapping candidate;
+  std::string refusal;
+  std::optional<PrecomputedMapping> precomputed;
+  if (!config.mapping_path.empty())
+    precomputed = find_precomputed_mapping(config.mapping_path, graph, alloc, refusal);
+  if (precomputed) {
+    d.algorithm = "precomputed:" + precomputed->file.algorithm;
+    d.note = "RANKMAP_MAPPING: " + precomputed->path;
+    candidate = std::move(precomputed->file.slot_of);
+  } else if (placement.mode == Placement::Mode::nodes_only) {
+    d.algorithm = "concentrate";
+    candidate = concentrate_on_nodes(graph, alloc);
+  } else {
+    d.algorithm = config.algorithm == "auto" ? std::string(kAutoChain) : config.algorithm;
+    mapping::MapOptions options;
+    options.objective = config.objective;
+    options.routing = config.routing;
+    options.time_budget_ms = config.time_budget_ms;
+    candidate = mapping::run_chain(d.algorithm, mapping::core_algorithms(), graph, alloc, options);
+  }
+  if (!precomputed && has_socket_information(placement))
+    order_within_sockets(graph, alloc, placement.socket_of_slot, candidate);
+
+  const mapping::Mapping identity = mapping::identity_mapping(graph.num_tasks());
+  d.before = objective(identity);
+  d.after = objective(candidate);
+  if (is_identity(candidate)) {
+    if (d.note.empty()) d.note = "the candidate is the identity";
+  } else if (!(d.after < d.before * (1 - config.min_gain))) {
+    d.note = "gain below RANKMAP_MIN_GAIN";
+  } else {
+    d.applied = true;
+  }
+  if (!refusal.empty()) d.note = d.note.empty() ? refusal : refusal + "; " + d.note;
+  d.slot_of = d.applied ? std::move(candidate) : identity;
+  d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return d;
+}
+
+}  // namespace rankmap::runtime

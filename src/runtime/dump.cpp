@@ -1,0 +1,61 @@
+// Writing the files of RANKMAP_DUMP with the readers' own writers, so `rankmap map` reads them back.
+#include "dump.hpp"
+
+#include <rankmap/graph/matrix_market.hpp>
+#include <rankmap/mapping/mapping_file.hpp>
+#include <rankmap/topology/coordinate_file.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rankmap::runtime {
+
+namespace {
+
+/// One line per node in order of first appearance, with its slot count. This reproduces the live
+/// slot order exactly when each node's slots are consecutive ranks, as launchers place them by default.
+topology::CoordinateFile coordinate_file_of(const topology::Allocation& alloc) {
+  topology::CoordinateFile file;
+  file.grid = alloc.grid();
+  for (int i = 0; i < alloc.num_nodes(); ++i) {
+    topology::CoordinateEntry entry;
+    entry.host = "node" + std::to_string(i);
+    entry.coords = alloc.grid().coords_of(alloc.node(i));
+    entry.slots = static_cast<int>(alloc.slots_of_node(i).size());
+    file.nodes.push_back(entry);
+  }
+  return file;
+}
+
+}  // namespace
+
+std::string dump_reorder(const std::string& dir, const graph::CommGraph& graph, const Placement& placement,
+                         const Decision& decision) {
+  static std::atomic<int> counter{0};
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError("RANKMAP_DUMP: cannot create directory " + dir + ": " + ec.message());
+  char name[32];
+  std::snprintf(name, sizeof name, "/reorder-%03d", ++counter);
+  const std::string stem = dir + name;
+
+  graph::write_matrix_market(stem + ".mtx", graph);
+  std::ofstream coords(stem + ".coords");
+  coords << "# allocation of " << placement.alloc.num_slots() << " slots, written by RANKMAP_DUMP\n";
+  write_coordinate_file(coords, coordinate_file_of(placement.alloc));
+  if (!coords) throw InputError("RANKMAP_DUMP: cannot write " + stem + ".coords");
+
+  mapping::MappingFile m;
+  m.tasks = graph.num_tasks();
+  m.graph_hash = graph.canonical_hash();
+  m.allocation_hash = placement.alloc.hash();
+  m.algorithm = decision.applied ? decision.algorithm : "identity";
+  m.objective = decision.applied ? decision.after : decision.before;
+  m.slot_of = decision.slot_of;
+  mapping::write_mapping_file(stem + ".map", m);
+  return stem;
+}
+
+}  // namespace rankmap::runtime

@@ -1,0 +1,20 @@
+// RANKMAP_DUMP: the graph, allocation and mapping of a reorder, written by rank 0 for offline mapping.
+#pragma once
+
+#include "decide.hpp"
+#include "placement.hpp"
+
+#include <rankmap/graph/comm_graph.hpp>
+
+#include <string>
+
+namespace rankmap::runtime {
+
+/// Writes `<dir>/reorder-<NNN>.mtx` (the graph, Matrix Market), `.coords` (the allocation as a
+/// coordinate file, one `node<i>` line per node with its slot count) and `.map` (the mapping used,
+/// identity when not applied), NNN counting the reorders of this process from 1. Returns the
+/// common path without extension. Throws InputError naming the file that could not be written.
+std::string dump_reorder(const std::string& dir, const graph::CommGraph& graph, const Placement& placement,
+                         const Decision& decision);
+
+}  // namespace rankmap::runtime

@@ -1,0 +1,222 @@
+// The topology calls as engine requests; the adjacent one moves each vertex's lists to its new owner.
+#include "requests.hpp"
+
+#include <rankmap/hash.hpp>
+#include <rankmap/mapping/mapping.hpp>
+
+namespace rankmap::runtime {
+
+namespace {
+
+int weight_at(const int weights[], std::size_t k) {
+  return weights && weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY ? weights[k] : 1;
+}
+
+void add_out_edges(LocalEdges& e, int src, int degree, const int destinations[], const int weights[]) {
+  for (int k = 0; k < degree; ++k) e.triples.insert(e.triples.end(), {src, destinations[k], weight_at(weights, k)});
+}
+
+/// One vertex's lists in one int message: degrees, weight kinds, ranks and weights.
+std::vector<int> pack_lists(int indegree, const int sources[], const int sourceweights[], int outdegree,
+                            const int destinations[], const int destweights[]) {
+  const WeightsKind in_kind = classify_weights(sourceweights, indegree);
+  const WeightsKind out_kind = classify_weights(destweights, outdegree);
+  std::vector<int> m = {indegree, outdegree, static_cast<int>(in_kind), static_cast<int>(out_kind)};
+  m.insert(m.end(), sources, sources + indegree);
+  if (in_kind == WeightsKind::array) m.insert(m.end(), sourceweights, sourceweights + indegree);
+  m.insert(m.end(), destinations, destinations + outdegree);
+  if (out_kind == WeightsKind::array) m.insert(m.end(), destweights, destweights + outdegree);
+  return m;
+}
+
+const int* weights_pointer(WeightsKind kind, const int* data) {
+  if (kind == WeightsKind::unweighted) return MPI_UNWEIGHTED;
+  if (kind == WeightsKind::empty) return MPI_WEIGHTS_EMPTY;
+  return data;
+}
+
+int create_from_lists(MPI_Comm comm, const std::vector<int>& m, MPI_Info info, MPI_Comm* result) {
+  const int indegree = m[0], outdegree = m[1];
+  const auto in_kind = static_cast<WeightsKind>(m[2]), out_kind = static_cast<WeightsKind>(m[3]);
+  const int* p = m.data() + 4;
+  const int* sources = p;
+  p += indegree;
+  const int* sourceweights = weights_pointer(in_kind, p);
+  if (in_kind == WeightsKind::array) p += indegree;
+  const int* destinations = p;
+  p += outdegree;
+  const int* destweights = weights_pointer(out_kind, p);
+  return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                         info, 0, result);
+}
+
+std::uint64_t hash_ints(std::initializer_list<std::span<const int>> parts) {
+  StableHash h;
+  for (const auto part : parts) {
+    h.u64(part.size());
+    for (int v : part) h.u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
+  }
+  return h.digest();
+}
+
+}  // namespace
+
+int AdjacentRequest::call_mpi(int reorder, MPI_Comm* result) const {
+  return PMPI_Dist_graph_create_adjacent(comm_, indegree_, sources_, sourceweights_, outdegree_, destinations_,
+                                         destweights_, info_, reorder, result);
+}
+
+LocalCheck AdjacentRequest::check(int comm_size) const {
+  return check_dist_graph_adjacent(comm_size, indegree_, sources_, sourceweights_, outdegree_, destinations_,
+                                   destweights_);
+}
+
+LocalEdges AdjacentRequest::edges(int rank) const {
+  LocalEdges e;
+  add_out_edges(e, rank, outdegree_, destinations_, destweights_);
+  for (int k = 0; k < indegree_; ++k) e.triples.insert(e.triples.end(), {sources_[k], rank, kInEdge});
+  return e;
+}
+
+int AdjacentRequest::build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank,
+                           MPI_Comm* result) const {
+  // Old rank r holds vertex r's lists, and vertex r is now rank r of `renumbered`; the process
+  // that became rank t receives them from old rank t, which is now rank task_of[t].
+  const std::vector<TaskId> task_of = mapping::inverse(slot_of);
+  const int new_rank = task_of[old_rank];
+  const std::vector<int> mine =
+      pack_lists(indegree_, sources_, sourceweights_, outdegree_, destinations_, destweights_);
+  MPI_Request send;
+  PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, old_rank, 0, renumbered, &send);
+  MPI_Status status;
+  PMPI_Probe(task_of[new_rank], 0, renumbered, &status);
+  int count = 0;
+  PMPI_Get_count(&status, MPI_INT, &count);
+  std::vector<int> lists(static_cast<std::size_t>(count));
+  PMPI_Recv(lists.data(), count, MPI_INT, task_of[new_rank], 0, renumbered, MPI_STATUS_IGNORE);
+  PMPI_Wait(&send, MPI_STATUS_IGNORE);
+  const int rc = create_from_lists(renumbered, lists, info_, result);
+  PMPI_Comm_free(&renumbered);
+  return rc;
+}
+
+int DistGraphRequest::call_mpi(int reorder, MPI_Comm* result) const {
+  return PMPI_Dist_graph_create(comm_, n_, sources_, degrees_, destinations_, weights_, info_, reorder, result);
+}
+
+LocalCheck DistGraphRequest::check(int comm_size) const {
+  return check_dist_graph(comm_size, n_, sources_, degrees_, destinations_, weights_);
+}
+
+LocalEdges DistGraphRequest::edges(int) const {
+  LocalEdges e;
+  std::size_t k = 0;
+  for (int i = 0; i < n_; ++i)
+    for (int j = 0; j < degrees_[i]; ++j, ++k)
+      e.triples.insert(e.triples.end(), {sources_[i], destinations_[k], weight_at(weights_, k)});
+  return e;
+}
+
+int DistGraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+  // Edges name vertices, and vertex t is rank t of `renumbered`: the same arguments describe the
+  // same graph there, and MPI delivers each edge to its vertex's new owner.
+  const int rc = PMPI_Dist_graph_create(renumbered, n_, sources_, degrees_, destinations_, weights_, info_, 0, result);
+  PMPI_Comm_free(&renumbered);
+  return rc;
+}
+
+int CartRequest::call_mpi(int reorder, MPI_Comm* result) const {
+  return PMPI_Cart_create(comm_, ndims_, dims_, periods_, reorder, result);
+}
+
+LocalCheck CartRequest::check(int comm_size) const { return check_cart(comm_size, ndims_, dims_); }
+
+std::uint64_t CartRequest::replicated_hash() const {
+  std::vector<int> periodic(static_cast<std::size_t>(ndims_));
+  for (int d = 0; d < ndims_; ++d) periodic[d] = periods_[d] != 0;
+  return hash_ints({std::span<const int>(dims_, ndims_), periodic});
+}
+
+TaskId CartRequest::num_tasks(int) const {
+  TaskId n = 1;
+  for (int d = 0; d < ndims_; ++d) n *= dims_[d];
+  return n;
+}
+
+LocalEdges CartRequest::edges(int) const {
+  // Row-major like MPI_Cart_rank: the last dimension varies fastest.
+  LocalEdges e;
+  const TaskId n = num_tasks(0);
+  std::vector<TaskId> stride(static_cast<std::size_t>(ndims_), 1);
+  for (int d = ndims_ - 2; d >= 0; --d) stride[d] = stride[d + 1] * dims_[d + 1];
+  for (TaskId t = 0; t < n; ++t)
+    for (int d = 0; d < ndims_; ++d) {
+      const int c = (t / stride[d]) % dims_[d];
+      for (int step : {-1, 1}) {
+        int next = c + step;
+        if (next < 0 || next >= dims_[d]) {
+          if (!periods_[d]) continue;
+          next = (next + dims_[d]) % dims_[d];
+        }
+        e.triples.insert(e.triples.end(), {t, t + (next - c) * stride[d], 1});
+      }
+    }
+  return e;
+}
+
+int CartRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+  if (renumbered == MPI_COMM_NULL) {
+    *result = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Cart_create(renumbered, ndims_, dims_, periods_, 0, result);
+  PMPI_Comm_free(&renumbered);
+  return rc;
+}
+
+int GraphRequest::call_mpi(int reorder, MPI_Comm* result) const {
+  return PMPI_Graph_create(comm_, nnodes_, index_, edges_, reorder, result);
+}
+
+LocalCheck GraphRequest::check(int comm_size) const { return check_graph(comm_size, nnodes_, index_, edges_); }
+
+std::uint64_t GraphRequest::replicated_hash() const {
+  const int count = nnodes_ > 0 ? index_[nnodes_ - 1] : 0;
+  return hash_ints({std::span<const int>(index_, nnodes_), std::span<const int>(edges_, count)});
+}
+
+LocalEdges GraphRequest::edges(int) const {
+  LocalEdges e;
+  for (int i = 0; i < nnodes_; ++i)
+    for (int k = i ? index_[i - 1] : 0; k < index_[i]; ++k) e.triples.insert(e.triples.end(), {i, edges_[k], 1});
+  return e;
+}
+
+int GraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+  if (renumbered == MPI_COMM_NULL) {
+    *result = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = PMPI_Graph_create(renumbered, nnodes_, index_, edges_, 0, result);
+  PMPI_Comm_free(&renumbered);
+  return rc;
+}
+
+int OutEdgesRequest::call_mpi(int, MPI_Comm* result) const { return PMPI_Comm_dup(comm_, result); }
+
+LocalCheck OutEdgesRequest::check(int comm_size) const {
+  return check_out_edges(comm_size, outdegree_, destinations_, weights_);
+}
+
+LocalEdges OutEdgesRequest::edges(int rank) const {
+  LocalEdges e;
+  add_out_edges(e, rank, outdegree_, destinations_, weights_);
+  return e;
+}
+
+int OutEdgesRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+  *result = renumbered;
+  return MPI_SUCCESS;
+}
+
+}  // namespace rankmap::runtime

@@ -1,0 +1,148 @@
+// Process-wide state, the world allgather at MPI_Init, and placements of sub-communicators.
+#include "state.hpp"
+
+#include "report.hpp"
+
+#include <mutex>
+
+namespace rankmap::runtime {
+
+namespace {
+
+RuntimeState& mutable_state() {
+  static RuntimeState state;
+  static std::once_flag once;
+  std::call_once(once, [] { state.config = read_config_from_environment(); });
+  return state;
+}
+
+int world_rank() {
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+void report_settings_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (world_rank() != 0) return;
+    const ConfigResult& c = mutable_state().config;
+    for (const std::string& w : c.warnings) log_once(w, w);
+    for (const std::string& e : c.errors) log_once(e, e + "; ranks will not be reordered in this run");
+  });
+}
+
+/// The detailed message of the failing rank, sent to rank 0 on a private duplicate (errors only).
+std::string message_from_failing_rank(MPI_Comm comm, int failing_rank, std::string own_message) {
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (failing_rank == 0) return own_message;
+  MPI_Comm dup;
+  PMPI_Comm_dup(comm, &dup);
+  std::string received;
+  if (rank == failing_rank) {
+    PMPI_Send(own_message.data(), static_cast<int>(own_message.size()), MPI_CHAR, 0, 0, dup);
+  } else if (rank == 0) {
+    MPI_Status status;
+    PMPI_Probe(failing_rank, 0, dup, &status);
+    int count = 0;
+    PMPI_Get_count(&status, MPI_CHAR, &count);
+    received.resize(static_cast<std::size_t>(count));
+    PMPI_Recv(received.data(), count, MPI_CHAR, failing_rank, 0, dup, MPI_STATUS_IGNORE);
+  }
+  PMPI_Comm_free(&dup);
+  return received;
+}
+
+std::string own_failure_message() {
+  const ConfigResult& c = mutable_state().config;
+  if (!c.ok()) {
+    std::string all;
+    for (const std::string& e : c.errors) all += (all.empty() ? "" : "; ") + e;
+    return all;
+  }
+  return local_location().error;
+}
+
+PlacementResult gather_placement(MPI_Comm comm) {
+  const RuntimeState& s = mutable_state();
+  const LocalLocation& here = local_location();
+  const ProcessRecord mine = make_record(here.where, s.config.ok(), s.config.hash);
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::vector<ProcessRecord> all(static_cast<std::size_t>(size));
+  PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm);
+  PlacementResult result =
+      placement_from_records(all, here.where ? here.where->grid : std::optional<topology::Grid>());
+  if (result.failing_rank >= 0) {
+    const std::string detail = message_from_failing_rank(comm, result.failing_rank, own_failure_message());
+    if (!detail.empty()) result.failure = detail;
+  }
+  return result;
+}
+
+}  // namespace
+
+const RuntimeState& runtime_state() { return mutable_state(); }
+
+const LocalLocation& local_location() {
+  static LocalLocation location;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const ConfigResult& c = mutable_state().config;
+    if (!c.ok()) return;
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    try {
+      location.where = coords::make_provider(c.config.coords)->locate(rank, size);
+    } catch (const std::exception& e) {
+      location.error = e.what();
+    }
+  });
+  return location;
+}
+
+void initialize_world() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    try {
+      RuntimeState& s = mutable_state();
+      report_settings_once();
+      if (s.config.ok() && s.config.config.disable) return;
+      s.world = gather_placement(MPI_COMM_WORLD);
+      s.world_initialised = true;
+      if (!s.world.placement && world_rank() == 0)
+        log_once("world", s.world.failure + "; ranks will not be reordered in this run");
+    } catch (const std::exception& e) {
+      // Only a local failure (out of memory) gets here. Marking the world as without placement
+      // makes the agreement of every later reorder fall back to the plain call on all processes.
+      RuntimeState& s = mutable_state();
+      s.world = {std::nullopt, std::string("initialisation failed: ") + e.what(), -1};
+      s.world_initialised = true;
+      log_once("world", s.world.failure);
+    }
+  });
+}
+
+PlacementResult placement_of(MPI_Comm comm, bool gather) {
+  const RuntimeState& s = mutable_state();
+  report_settings_once();
+  if (gather) return gather_placement(comm);
+  if (!s.world.placement) return {std::nullopt, s.world.failure, -1};
+  MPI_Group group, world_group;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  int size = 0;
+  PMPI_Group_size(group, &size);
+  std::vector<int> ranks(static_cast<std::size_t>(size)), world_ranks(ranks.size());
+  for (int i = 0; i < size; ++i) ranks[i] = i;
+  PMPI_Group_translate_ranks(group, size, ranks.data(), world_group, world_ranks.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world_group);
+  for (int r : world_ranks)
+    if (r == MPI_UNDEFINED) return {std::nullopt, "the communicator has processes outside MPI_COMM_WORLD", -1};
+  return {s.world.placement->subset(world_ranks), {}, -1};
+}
+
+}  // namespace rankmap::runtime

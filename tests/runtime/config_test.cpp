@@ -1,0 +1,113 @@
+// The option table: defaults, bad values named by variable, unknown variables, the agreement hash, the docs.
+#include "config.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace rankmap::runtime {
+namespace {
+
+using ::testing::HasSubstr;
+
+ConfigResult read(const std::map<std::string, std::string>& env) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : env) names.push_back(k);
+  return read_config(
+      [&](const char* name) -> const char* {
+        const auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+      },
+      names);
+}
+
+TEST(Config, DefaultsAreThoseOfDesignSection9) {
+  const ConfigResult r = read({});
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r.config.disable);
+  EXPECT_EQ(r.config.algorithm, "auto");
+  EXPECT_EQ(r.config.objective, mapping::Objective::mcl);
+  EXPECT_EQ(r.config.routing.kind, topology::RoutingKind::adaptive);
+  EXPECT_EQ(r.config.coords.kind, coords::CoordsSpec::Kind::automatic);
+  EXPECT_EQ(r.config.time_budget_ms, 200);
+  EXPECT_EQ(r.config.min_gain, 0.02);
+  EXPECT_TRUE(r.config.report.empty());
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(Config, ReadsEveryOption) {
+  const ConfigResult r = read({{"RANKMAP_DISABLE", "1"},
+                               {"RANKMAP_ALGO", "identity"},
+                               {"RANKMAP_OBJECTIVE", "hopbytes"},
+                               {"RANKMAP_ROUTING", "dor:10"},
+                               {"RANKMAP_COORDS", "emulate:torus:4x4,ppn=2"},
+                               {"RANKMAP_MAPPING", "/maps"},
+                               {"RANKMAP_DUMP", "/dump"},
+                               {"RANKMAP_REPORT", "stderr"},
+                               {"RANKMAP_TIME_BUDGET_MS", "50.5"},
+                               {"RANKMAP_MIN_GAIN", "0.1"}});
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_TRUE(r.config.disable);
+  EXPECT_EQ(r.config.algorithm, "identity");
+  EXPECT_EQ(r.config.objective, mapping::Objective::hop_bytes);
+  EXPECT_EQ(r.config.routing.dim_order, (std::vector<int>{1, 0}));
+  EXPECT_EQ(r.config.coords.ppn, 2);
+  EXPECT_EQ(r.config.mapping_path, "/maps");
+  EXPECT_EQ(r.config.dump_dir, "/dump");
+  EXPECT_EQ(r.config.report, "stderr");
+  EXPECT_EQ(r.config.time_budget_ms, 50.5);
+  EXPECT_EQ(r.config.min_gain, 0.1);
+}
+
+TEST(Config, BadValuesAreNamedByVariable) {
+  const ConfigResult r = read({{"RANKMAP_OBJECTIVE", "speed"},
+                               {"RANKMAP_MIN_GAIN", "1.5"},
+                               {"RANKMAP_TIME_BUDGET_MS", "-3"},
+                               {"RANKMAP_DISABLE", "maybe"},
+                               {"RANKMAP_COORDS", "torus:4x4"}});
+  ASSERT_EQ(r.errors.size(), 5u);
+  EXPECT_EQ(r.errors[0], "RANKMAP_DISABLE: 'maybe': expected 1 or 0");
+  EXPECT_EQ(r.errors[1], "RANKMAP_OBJECTIVE: objective 'speed': expected mcl or hopbytes");
+  EXPECT_THAT(r.errors[2], HasSubstr("RANKMAP_COORDS: 'torus:4x4': expected auto, file:PATH"));
+  EXPECT_EQ(r.errors[3], "RANKMAP_TIME_BUDGET_MS: '-3': expected milliseconds from 0 to 3600000");
+  EXPECT_THAT(r.errors[4], HasSubstr("RANKMAP_MIN_GAIN: '1.5': expected a fraction"));
+}
+
+TEST(Config, OfflineAlgorithmsAreRefusedWithAHint) {
+  const ConfigResult r = read({{"RANKMAP_ALGO", "identity+rahtm"}});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_THAT(r.errors[0], HasSubstr("RANKMAP_ALGO: 'identity+rahtm': 'rahtm' is not an algorithm of the runtime"));
+  EXPECT_THAT(r.errors[0], HasSubstr("RANKMAP_MAPPING"));
+}
+
+TEST(Config, UnknownVariablesAreWarnedAbout) {
+  const ConfigResult r = read({{"RANKMAP_ALOG", "mahd"}, {"RANKMAP_REPORT", "stderr"}});
+  EXPECT_TRUE(r.ok());
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "RANKMAP_ALOG is not a rankmap variable and is ignored");
+}
+
+TEST(Config, HashChangesWithAnyValue) {
+  EXPECT_EQ(read({}).hash, read({}).hash);
+  EXPECT_EQ(read({}).hash, read({{"RANKMAP_OBJECTIVE", "mcl"}}).hash);  // the default, spelt out
+  EXPECT_NE(read({}).hash, read({{"RANKMAP_OBJECTIVE", "hopbytes"}}).hash);
+  EXPECT_NE(read({{"RANKMAP_DUMP", "a"}}).hash, read({{"RANKMAP_MAPPING", "a"}}).hash);
+}
+
+TEST(Config, EveryOptionIsDocumented) {
+  std::ifstream in(RANKMAP_SOURCE_DIR "/docs/environment.md");
+  ASSERT_TRUE(in) << "docs/environment.md is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_EQ(options().size(), 10u);
+  for (const OptionInfo& option : options()) {
+    EXPECT_THAT(text.str(), HasSubstr("`" + std::string(option.name) + "`"));
+    EXPECT_FALSE(option.help.empty());
+  }
+}
+
+}  // namespace
+}  // namespace rankmap::runtime
