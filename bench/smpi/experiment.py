@@ -14,8 +14,12 @@ Every result is appended to OUT/results.jsonl, OUT/metrics.jsonl and OUT/mapping
 skips what is already there, so the matrix can be filled in as mappers land.
 
 Usage: experiment.py --out OUT --bin BINDIR [--rankmap PATH] [--only CONFIG[/PROGRAM]] [--algos a,b]
+                     [--stop-at HH:MM]
+--stop-at (UTC) starts no simulation after that time: the rest stays unrecorded, and the report
+shows it as not run.
 """
 import argparse
+import datetime
 import hashlib
 import json
 import os
@@ -142,6 +146,22 @@ def treematch_mapping(bin_dir, graph, tasks, workdir):
     return slot_of, note + ("" if moved else " (declined: identity)")
 
 
+def treematch_probe(bin_dir, out_dir, tasks=8):
+    """Runs treematch_perm with more processes than this host has PUs on pairs t <-> t + tasks/2 (a
+    graph whose rank order any reordering would change); returns (slot_of, note). Open MPI decides to
+    decline before it reads the graph, so a decline here stands for every larger process count
+    without starting a thousand processes."""
+    workdir = os.path.join(out_dir, "treematch-probe")
+    os.makedirs(workdir, exist_ok=True)
+    graph = os.path.join(workdir, "pairs.mtx")
+    half = tasks // 2
+    with open(graph, "w") as f:
+        f.write(f"%%MatrixMarket matrix coordinate real general\n{tasks} {tasks} {tasks}\n")
+        f.write("".join(f"{t + 1} {(t + half) % tasks + 1} 1048576\n" for t in range(tasks)))
+    slot_of, note = treematch_mapping(bin_dir, graph, tasks, workdir)
+    return slot_of, note
+
+
 def file_digest(path):
     with open(path, "rb") as f:
         return hashlib.sha1(f.read()).hexdigest()
@@ -156,6 +176,8 @@ class Experiment:
         self.metrics = Store(os.path.join(self.out, "metrics.jsonl"))
         self.mappings = Store(os.path.join(self.out, "mappings.jsonl"))
         self.algos = args.algos.split(",") if args.algos else None
+        self.stop_at = stop_time(args.stop_at) if args.stop_at else None
+        self.stopped = False
 
     def platform(self, name):
         conf = CONFIGS[name]
@@ -205,6 +227,7 @@ class Experiment:
             random.Random(12345).shuffle(slot_of)
             write_mapping(path, hashes, "random", slot_of)
         elif name == "treematch":
+            self.probe_treematch()
             declined = self.treematch_declined(tasks)
             if declined:
                 # Open MPI decides to decline before it looks at the graph (more processes on the node
@@ -232,6 +255,18 @@ class Experiment:
             record["log"] = stdout.strip()[-500:]
         record["map_seconds"] = round(time.monotonic() - start, 2)
         return record
+
+    def probe_treematch(self):
+        """Records the small treematch probe once (config "probe"), before any large treematch run."""
+        if self.mappings.get("probe", "pairs8", "treematch"):
+            return
+        slot_of, note = treematch_probe(self.bin, self.out)
+        if slot_of is None:
+            log(note)
+            return
+        self.mappings.add({"config": "probe", "program": "pairs8", "mapping": "treematch", "tasks": len(slot_of),
+                           "note": f"probe with {len(slot_of)} processes on this host: {note}", "map_seconds": 0.0,
+                           "file": os.path.join(self.out, "treematch-probe", "treematch.perm")})
 
     def treematch_declined(self, tasks):
         """`config/program` of a recorded treematch run that declined with at most `tasks` processes, or None.
@@ -294,6 +329,11 @@ class Experiment:
                 self.results.add(copy)
                 log(f"{key}: same host file as {row['mapping']}, result reused")
                 return
+        if self.stop_at and datetime.datetime.now(datetime.timezone.utc) >= self.stop_at:
+            if not self.stopped:
+                log(f"stop time {self.stop_at:%H:%M} UTC reached: no further simulations")
+            self.stopped = True
+            return
         log(f"{key}: simulating")
         result = smpi_run.run(os.path.join(self.bin, binary), plat["xml"], hosts, graph, args)
         result.update({"config": key[0], "program": key[1], "mapping": key[2], "hostfile_sha1": digest,
@@ -319,7 +359,11 @@ class Experiment:
             hosts = self.host_file(plat, conf, launcher_order, workdir, "launcher")
             self.results.rows.pop((config, program, "identity"), None)
             self.simulate((config, program, "identity"), plat, program, hosts, graph)
+            if not os.path.exists(graph):
+                return
         for name in self.mapping_names(conf, program):
+            if self.stopped:
+                return
             key = (config, program, name)
             record = self.mapping(key, plat, conf, graph, tasks, workdir)
             if record is None:
@@ -328,6 +372,13 @@ class Experiment:
             if self.results.get(*key) is None:
                 self.simulate(key, plat, program, hosts)
             self.evaluate(key, plat, conf, graph, record["file"])
+
+
+def stop_time(text):
+    """Today's HH:MM in UTC."""
+    hour, _, minute = text.partition(":")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return now.replace(hour=int(hour), minute=int(minute), second=0, microsecond=0)
 
 
 def safe(name):
@@ -341,6 +392,7 @@ def main(argv):
     parser.add_argument("--rankmap", help="the rankmap tool (optional until it is built)")
     parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
     parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
+    parser.add_argument("--stop-at", help="UTC time HH:MM after which no simulation starts")
     args = parser.parse_args(argv)
     exp = Experiment(args)
     targets = []

@@ -6,6 +6,8 @@
 #   bench/smpi/run_all.sh [OUT]          OUT defaults to build-smpi/ in the source tree
 #   RANKMAP=path/to/rankmap              the tool (default build/tools/rankmap)
 #   SMPI_ONLY="8x8x8/halo3d ..."         restrict the matrix (experiment.py --only)
+#   SMPI_ALGOS="scotch,rahtm"            restrict the mappings (experiment.py --algos; identity always runs)
+#   SMPI_STOP_AT=HH:MM                   start no simulation after this UTC time (experiment.py --stop-at)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 here="$src/bench/smpi"
@@ -26,9 +28,11 @@ python3 "$here/verify_torus.py" "$bin/verify_torus" "$out/verify" > "$out/verify
 cat "$out/verify.md"
 
 echo "== running the experiment matrix (resumable)"
-only=()
-for o in ${SMPI_ONLY:-}; do only+=(--only "$o"); done
-python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" "${only[@]}"
+extra=()
+for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
+[ -n "${SMPI_ALGOS:-}" ] && extra+=(--algos "$SMPI_ALGOS")
+[ -n "${SMPI_STOP_AT:-}" ] && extra+=(--stop-at "$SMPI_STOP_AT")
+python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" "${extra[@]}"
 
 echo "== writing BENCHMARKS.md"
 python3 "$here/report.py" --out "$out" --rankmap "$rankmap" --benchmarks "$src/BENCHMARKS.md" \
