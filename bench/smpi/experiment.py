@@ -59,6 +59,8 @@ DIMORDERS = {3: ["dimorder:TABC", "dimorder:CBAT"], 5: ["dimorder:TABCDE", "dimo
 RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
                  ("mahd+refine@dor", ["--routing", "dor"]), ("rahtm", []), ("scotch", [])]
 TIME_BUDGET_MS = "20000"
+# A mapper still running this long after its budget is stopped, and the row says so.
+MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)
 # send 30 times more messages than the others, so they skip it.
 RANDOM_SKIPPED = {"bt", "sp"}
@@ -102,8 +104,11 @@ class Rankmap:
     def has(self, command):
         return command in self.commands
 
-    def run(self, *args):
-        proc = subprocess.run([self.path, *args], capture_output=True, text=True)
+    def run(self, *args, timeout=None):
+        try:
+            proc = subprocess.run([self.path, *args], capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, "", f"did not finish within {timeout:.0f} s"
         return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -248,7 +253,11 @@ class Experiment:
             extra = dict(RANKMAP_ALGOS).get(name, [])
             status, stdout, stderr = self.tool.run("map", *job_args(plat, conf["ppn"], graph), "--algo", algo,
                                                    "--time-budget-ms", TIME_BUDGET_MS, "--seed", "1", *extra,
-                                                   "-o", path)
+                                                   "-o", path, timeout=MAP_TIMEOUT_S)
+            if status is None:
+                log(f"rankmap map --algo {name}: {stderr}")
+                return {"file": None, "hashed": True, "note": stderr, "failed": True,
+                        "map_seconds": round(time.monotonic() - start, 2)}
             if status != 0:
                 log(f"rankmap map --algo {name} is not available: {stderr.strip()[-300:]}")
                 return None
@@ -282,6 +291,8 @@ class Experiment:
     def mapping(self, key, plat, conf, graph, tasks, workdir):
         """The mapping record of key, made (or re-made with real fingerprints) when needed."""
         done = self.mappings.get(*key)
+        if done and done.get("failed"):
+            return None
         if done and os.path.exists(done["file"]) and (done.get("hashed") or not self.tool.has("eval")):
             return done
         record = self.make_mapping(key[2], plat, conf, graph, tasks, workdir)
@@ -292,7 +303,7 @@ class Experiment:
             record["note"] = done.get("note", record.get("note"))
         record.update({"config": key[0], "program": key[1], "mapping": key[2], "tasks": tasks})
         self.mappings.add(record)
-        return record
+        return None if record.get("failed") else record
 
     def host_file(self, plat, conf, mapping_file, workdir, name):
         path = os.path.join(workdir, safe(name) + ".hosts")

@@ -69,6 +69,16 @@ def fmt_ratio(value):
     return "—" if value is None else f"{value:.2f}"
 
 
+def map_seconds(record):
+    if record is None:
+        return "—"
+    return f"> {record['map_seconds']:.0f} (stopped)" if record.get("failed") else f"{record['map_seconds']:.1f}"
+
+
+def fmt_run(value):
+    return "not run" if value is None else f"{value:.2f}"
+
+
 def fmt_rho(value):
     return "—" if value is None else f"{value:+.2f}"
 
@@ -110,6 +120,9 @@ class Report:
 
     def missing_cell(self, config, program, mapping):
         """'not run' when the mapping was planned but not simulated (out of time), '—' when it does not exist."""
+        record = self.mappings.get((config, program, mapping))
+        if record and record.get("failed"):
+            return "mapper " + record["note"].replace("did not finish within", "stopped at")
         return "not run" if mapping in mapping_order(config) else "—"
 
     def emit(self, text=""):
@@ -137,8 +150,8 @@ class Report:
                 cells.append(text)
             if all(c == "—" for c in cells):
                 cells = ["not available"] + [""] * (len(cells) - 1)
-            elif all(c == "not run" for c in cells):
-                cells = ["not run"] + [""] * (len(cells) - 1)
+            elif all(c == "not run" or c.startswith("mapper ") for c in cells):
+                continue  # listed under "What did not run"
             self.emit(f"| {m} | " + " | ".join(cells) + " |")
         self.emit("")
 
@@ -155,7 +168,7 @@ class Report:
                 scotch = self.ratio(config, p, "scotch", "comm_time")
                 tm = self.ratio(config, p, "treematch", "comm_time")
                 if best is None:
-                    self.emit(f"| {config} | {p} | not run | | not run | {fmt_ratio(scotch)} | {fmt_ratio(tm)} "
+                    self.emit(f"| {config} | {p} | not run | | not run | {fmt_run(scotch)} | {fmt_run(tm)} "
                               "| not run |")
                     self.verdicts.append(("not run", "not run"))
                     continue
@@ -164,8 +177,8 @@ class Report:
                 beats = "pass" if peers and all(best[1] <= v * (1 + 1e-9) for v in peers) else (
                     "**MISSED**" if peers else "not run")
                 self.verdicts.append((cut, beats))
-                self.emit(f"| {config} | {p} | {best[0]} | {best[1]:.2f} | {cut} | {fmt_ratio(scotch)} | "
-                          f"{fmt_ratio(tm)} | {beats} |")
+                self.emit(f"| {config} | {p} | {best[0]} | {best[1]:.2f} | {cut} | {fmt_run(scotch)} | "
+                          f"{fmt_run(tm)} | {beats} |")
         self.emit("")
         for index, target in enumerate(("≥ 20% cut of the communication time against the identity",
                                         "rankmap's best at least as fast as scotch and treematch")):
@@ -216,16 +229,18 @@ class Report:
         self.emit("")
         for config in self.configs:
             programs = self.programs(config)
+            rows = []
+            for m in mapping_order(config):
+                cells = [map_seconds(self.mappings.get((config, p, m))) for p in programs]
+                if m != "identity" and any(c != "—" for c in cells):
+                    rows.append(f"| {m} | " + " | ".join(cells) + " |")
+            if not rows:
+                continue
             self.emit(f"{config}:")
             self.emit("")
             self.emit("| mapping | " + " | ".join(programs) + " |")
             self.emit("|---|" + "---:|" * len(programs))
-            for m in mapping_order(config):
-                if m == "identity":
-                    continue
-                cells = [f"{self.mappings[(config, p, m)]['map_seconds']:.1f}" if (config, p, m) in self.mappings
-                         else "—" for p in programs]
-                self.emit(f"| {m} | " + " | ".join(cells) + " |")
+            self.lines += rows
             self.emit("")
 
     def notes(self):
@@ -239,8 +254,12 @@ class Report:
         for config in self.configs:
             for p in self.programs(config):
                 missing = [m for m in mapping_order(config) if (config, p, m) not in self.results]
-                if missing:
-                    lines.append(f"- {config} / {p}: " + ", ".join(missing))
+                if len(missing) == len(mapping_order(config)) - 1:
+                    lines.append(f"- {config} / {p}: every mapping (only the identity ran)")
+                elif missing:
+                    lines.append(f"- {config} / {p}: " + ", ".join(
+                        m + (f" ({self.mappings[(config, p, m)]['note']})"
+                             if self.mappings.get((config, p, m), {}).get("failed") else "") for m in missing))
         if lines:
             self.emit("Planned but not simulated (the mapper was not available, or the simulation did not fit "
                       "in the time this section was generated in; rerunning `bench/smpi/run_all.sh` fills them in):")
