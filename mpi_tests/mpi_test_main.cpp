@@ -1,6 +1,9 @@
-// main() for GoogleTest under MPI: every rank runs every test, rank 0 prints, and a failure on any rank fails all.
+// main() for GoogleTest under MPI: every rank runs every test, rank 0 prints the report, other ranks
+// only their own failures, and a failure on any rank fails all.
 #include <gtest/gtest.h>
 #include <mpi.h>
+
+#include <cstdio>
 
 namespace {
 
@@ -14,6 +17,20 @@ class AgreeOnResult : public ::testing::EmptyTestEventListener {
   }
 };
 
+/// On ranks other than 0, which have no report printer, says where an assertion failed.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (result.failed())
+      std::fprintf(stderr, "rank %d: %s:%d: %s\n", rank_, result.file_name() ? result.file_name() : "?",
+                   result.line_number(), result.summary());
+  }
+
+ private:
+  int rank_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -22,7 +39,10 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-  if (rank != 0) delete listeners.Release(listeners.default_result_printer());
+  if (rank != 0) {
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailurePrinter(rank));
+  }
   listeners.Append(new AgreeOnResult);
   const int failed = RUN_ALL_TESTS();
   int any = 0;

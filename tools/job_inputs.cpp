@@ -9,6 +9,13 @@ namespace rankmap::tools {
 
 namespace {
 
+std::string describe(const JobOptions& options) {
+  if (!options.topology.empty()) return options.topology + " with ppn " + std::to_string(options.ppn);
+  return options.alloc_file;
+}
+
+}  // namespace
+
 topology::Allocation load_allocation(const JobOptions& options) {
   if (options.topology.empty() == options.alloc_file.empty())
     throw InputError("give exactly one of --topology and --alloc-file");
@@ -21,16 +28,18 @@ topology::Allocation load_allocation(const JobOptions& options) {
   return topology::allocation_of(topology::read_coordinate_file(options.alloc_file), options.ppn);
 }
 
-std::string describe(const JobOptions& options) {
-  if (!options.topology.empty()) return options.topology + " with ppn " + std::to_string(options.ppn);
-  return options.alloc_file;
+void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) {
+  command.add_option("--graph", options.graph,
+                     "communication graph: Matrix Market (.mtx), METIS (.graph), dense CSV matrix (.csv), or an "
+                     "Open MPI pml monitoring profile set (prefix DIR/app, one DIR/app.<rank>.prof, or DIR)")
+      ->required();
+  add_allocation_options(command, options);
+  if (with_mapping)
+    command.add_option("--mapping", options.mapping,
+                       "mapping file to evaluate instead of the identity; must match the graph and allocation");
 }
 
-}  // namespace
-
-void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) {
-  command.add_option("--graph", options.graph, "communication graph: Matrix Market (.mtx) or METIS (.graph)")
-      ->required();
+void add_allocation_options(CLI::App& command, JobOptions& options) {
   auto* topology = command.add_option("--topology", options.topology,
                                       "the whole machine as the allocation, e.g. torus:4x4x4x4x2, mesh:8x8x16 or "
                                       "grid:4x4x2:torus=110; slots in row-major node order");
@@ -40,9 +49,6 @@ void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) 
   topology->excludes(alloc);
   command.add_option("--ppn", options.ppn,
                      "processes per node (with --alloc-file: for node lines without slots=N)");
-  if (with_mapping)
-    command.add_option("--mapping", options.mapping,
-                       "mapping file to evaluate instead of the identity; must match the graph and allocation");
 }
 
 Job load_job(const JobOptions& options) {

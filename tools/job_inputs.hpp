@@ -25,6 +25,12 @@ struct JobOptions {
 /// `with_mapping`, --mapping to `command`.
 void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping);
 
+/// Adds --topology | --alloc-file (one of them) and --ppn, the allocation part of the job options.
+void add_allocation_options(CLI::App& command, JobOptions& options);
+
+/// The whole allocation the options name (not truncated to any task count).
+topology::Allocation load_allocation(const JobOptions& options);
+
 /// A loaded job: the graph, the allocation truncated to the graph's task count, and the
 /// mapping file if one was given (already checked against both).
 struct Job {

@@ -11,6 +11,7 @@
   X(gen)                       \
   X(eval)                      \
   X(map)                       \
+  X(emit)                      \
   X(render)
 
 namespace rankmap::tools {

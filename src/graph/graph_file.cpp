@@ -1,7 +1,9 @@
 // Format dispatch for graph files: by extension first, then by the file's first bytes.
+#include <rankmap/graph/csv_matrix.hpp>
 #include <rankmap/graph/graph_file.hpp>
 #include <rankmap/graph/matrix_market.hpp>
 #include <rankmap/graph/metis_format.hpp>
+#include <rankmap/graph/monitoring_profile.hpp>
 
 #include "io/file_streams.hpp"
 #include "io/text_reader.hpp"
@@ -32,6 +34,7 @@ struct GraphFormat {
 constexpr GraphFormat kFormats[] = {
     {"Matrix Market", {".mtx", ""}, looks_like_matrix_market, parse_matrix_market},
     {"METIS", {".graph", ".metis"}, nullptr, parse_metis},
+    {"CSV matrix", {".csv", ""}, nullptr, parse_csv_matrix},
 };
 
 std::string lowercase_extension(const std::string& path) {
@@ -67,12 +70,14 @@ std::string known_formats() {
       if (!e.empty()) out += (out.back() == '(' ? "" : " ") + std::string(e);
     out += ")";
   }
-  return out;
+  return out + ", Open MPI pml monitoring profiles (<prefix>.<rank>.prof)";
 }
 
 }  // namespace
 
 CommGraph read_graph_file(const std::string& path) {
+  // A profile set spans one file per rank, so it is recognised by its names before any file is opened.
+  if (lowercase_extension(path) == ".prof" || monitoring_prefix(path)) return read_monitoring_profiles(path);
   auto in = io::open_input(path);
   const GraphFormat* format = format_by_extension(path);
   if (!format) {

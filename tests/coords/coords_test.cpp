@@ -3,6 +3,8 @@
 #include "hwloc_socket.hpp"
 #include "providers.hpp"
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -14,15 +16,6 @@ namespace rankmap::coords {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 TEST(CoordsSpec, ParsesEveryForm) {
   EXPECT_EQ(CoordsSpec::parse("").kind, CoordsSpec::Kind::automatic);
@@ -42,12 +35,12 @@ TEST(CoordsSpec, ParsesEveryForm) {
 }
 
 TEST(CoordsSpec, RejectsBadValuesByName) {
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("torus"); }), HasSubstr("'torus': expected auto, file:PATH"));
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("file:"); }), HasSubstr("'file:'"));
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("emulate:torus:4x0"); }), HasSubstr("'emulate:torus:4x0'"));
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("emulate:torus:4,ppn=0"); }), HasSubstr("ppn must be an integer"));
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("emulate:torus:4,cores=2"); }), HasSubstr("unknown option 'cores=2'"));
-  EXPECT_THAT(error_of([] { CoordsSpec::parse("emulate:torus:4,ppn=3,sockets=2"); }),
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("torus"); }), HasSubstr("'torus': expected auto, file:PATH"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("file:"); }), HasSubstr("'file:'"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:torus:4x0"); }), HasSubstr("'emulate:torus:4x0'"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:torus:4,ppn=0"); }), HasSubstr("ppn must be an integer"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:torus:4,cores=2"); }), HasSubstr("unknown option 'cores=2'"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:torus:4,ppn=3,sockets=2"); }),
               HasSubstr("ppn must be a multiple of sockets"));
 }
 
@@ -66,7 +59,7 @@ TEST(EmulationProvider, RankRIsOnNodeROverPpnOfTheRowMajorWalk) {
 
 TEST(EmulationProvider, TooManyProcessesIsAnError) {
   const auto p = make_emulation_provider(CoordsSpec::parse("emulate:torus:2x2,ppn=2"));
-  EXPECT_EQ(error_of([&] { p->locate(0, 9); }),
+  EXPECT_EQ(testing::input_error_of([&] { p->locate(0, 9); }),
             "RANKMAP_COORDS=emulate:torus:2x2: 4 nodes x ppn 2 = 8 slots, fewer than the 9 processes");
 }
 
@@ -99,14 +92,14 @@ TEST_F(FileProviderTest, MatchesShortHostNames) {
 }
 
 TEST_F(FileProviderTest, MissingHostNamesFileAndHost) {
-  EXPECT_EQ(error_of([&] { make_file_provider(path_, &host_gamma)->locate(0, 1); }),
+  EXPECT_EQ(testing::input_error_of([&] { make_file_provider(path_, &host_gamma)->locate(0, 1); }),
             path_ + ": host 'gamma' is not listed");
 }
 
 TEST(FileProvider, BadFileNamesTheLine) {
   const std::string path = ::testing::TempDir() + "/rankmap_coords_bad.coords";
   std::ofstream(path) << "grid 2x2 torus=10\nnode beta 1\n";
-  EXPECT_EQ(error_of([&] { make_file_provider(path, &host_beta)->locate(0, 1); }),
+  EXPECT_EQ(testing::input_error_of([&] { make_file_provider(path, &host_beta)->locate(0, 1); }),
             path + ":2: expected 'node <host>' and 2 coordinates, found 1 coordinates");
   std::remove(path.c_str());
 }
@@ -133,9 +126,9 @@ TEST(BgqProvider, ReadsCoordinatesAndTorusFlags) {
 }
 
 TEST(BgqProvider, KernelFailureAndBadCoordinatesAreErrors) {
-  EXPECT_EQ(error_of([] { make_bgq_provider(&failing_personality)->locate(0, 1); }),
+  EXPECT_EQ(testing::input_error_of([] { make_bgq_provider(&failing_personality)->locate(0, 1); }),
             "RANKMAP_COORDS=bgq: Kernel_GetPersonality failed");
-  EXPECT_THAT(error_of([] { make_bgq_provider(&broken_personality)->locate(0, 1); }),
+  EXPECT_THAT(testing::input_error_of([] { make_bgq_provider(&broken_personality)->locate(0, 1); }),
               HasSubstr("coordinate C=4 lies outside its extent 4"));
 }
 
@@ -158,16 +151,16 @@ TEST(CrayProvider, NidAndMeshCoordinatesGiveATorus) {
 }
 
 TEST(CrayProvider, FailingCallsAreNamed) {
-  EXPECT_EQ(error_of([] { make_cray_provider({&fake_rank, &failing_nid, &fake_mesh, &fake_max})->locate(0, 1); }),
+  EXPECT_EQ(testing::input_error_of([] { make_cray_provider({&fake_rank, &failing_nid, &fake_mesh, &fake_max})->locate(0, 1); }),
             "RANKMAP_COORDS=cray: PMI_Get_nid failed");
 }
 
 TEST(MachineProviders, UnsupportedMachinesAreClearErrors) {
 #ifndef RANKMAP_HAVE_BGQ
-  EXPECT_THAT(error_of([] { make_provider(CoordsSpec::parse("bgq")); }), HasSubstr("no Blue Gene/Q support"));
+  EXPECT_THAT(testing::input_error_of([] { make_provider(CoordsSpec::parse("bgq")); }), HasSubstr("no Blue Gene/Q support"));
 #endif
 #ifndef RANKMAP_HAVE_CRAY_RCA
-  EXPECT_THAT(error_of([] { make_provider(CoordsSpec::parse("cray")); }), HasSubstr("no Cray support"));
+  EXPECT_THAT(testing::input_error_of([] { make_provider(CoordsSpec::parse("cray")); }), HasSubstr("no Cray support"));
 #endif
   EXPECT_FALSE(make_provider(CoordsSpec::parse("auto"))->locate(0, 1).grid.has_value());
 }

@@ -2,6 +2,8 @@
 
 #include "factories.hpp"
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,19 +14,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-CommGraph parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_matrix_market(in, "g.mtx");
-}
+CommGraph parse(const std::string& text) { return testing::parse_text(parse_matrix_market, text, "g.mtx"); }
 
-/// The InputError message of parsing `text`, or "" if it parsed.
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { parse(text); });
 }
 
 TEST(MatrixMarket, ReadsGeneralRealWithComments) {

@@ -1,27 +1,20 @@
 #include <rankmap/graph/metis_format.hpp>
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sstream>
 
 namespace rankmap::graph {
 namespace {
 
 using ::testing::HasSubstr;
 
-CommGraph parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_metis(in, "g.graph");
-}
+CommGraph parse(const std::string& text) { return testing::parse_text(parse_metis, text, "g.graph"); }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { parse(text); });
 }
 
 TEST(Metis, ReadsTheManualsUnweightedExample) {

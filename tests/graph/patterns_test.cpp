@@ -1,5 +1,7 @@
 #include <rankmap/graph/patterns.hpp>
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -24,12 +26,7 @@ CommGraph make(const std::string& name, TaskId ranks, std::vector<int> dims = {}
 }
 
 std::string error_of(const PatternSpec& spec) {
-  try {
-    make_pattern(spec);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { make_pattern(spec); });
 }
 
 std::set<TaskId> out_set(const CommGraph& g, TaskId t) {

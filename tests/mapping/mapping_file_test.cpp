@@ -3,6 +3,8 @@
 
 #include "factories.hpp"
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -15,18 +17,10 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-MappingFile parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_mapping_file(in, "m.map");
-}
+MappingFile parse(const std::string& text) { return testing::parse_text(parse_mapping_file, text, "m.map"); }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { parse(text); });
 }
 
 const std::string kHeader =

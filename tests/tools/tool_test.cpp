@@ -86,7 +86,9 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_THAT(run.out, HasSubstr("gen"));
   EXPECT_THAT(run.out, HasSubstr("eval"));
   EXPECT_THAT(run.out, HasSubstr("map"));
+  EXPECT_THAT(run.out, HasSubstr("emit"));
   EXPECT_EQ(rankmap("eval --help").exit_code, 0);
+  EXPECT_THAT(rankmap("emit --help").out, HasSubstr("openmpi-rankfile, mpich-hostfile, slurm-hostfile, bgq-mapfile"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, split, grasp, scotch"));
   EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
 }
@@ -233,6 +235,64 @@ TEST_F(Tool, MapWithScotchUnderMcl) {
   EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 160);
 }
 
+// The byte matrix 0->1 100, 1->0 100, 1->2 2500, 2->1 2500, 2->2 7 on the line 0-1-2: every edge is
+// one hop except the self loop: hop-bytes 100 + 100 + 2500 + 2500 = 5200.
+TEST_F(Tool, EvalReadsACsvMatrix) {
+  write("m.csv", "0,100,0\n100,0,2500\n0,2500,7\n");
+  const auto j = eval_json("--graph m.csv --topology mesh:3 --ppn 1");
+  EXPECT_EQ(j["tasks"], 3);
+  EXPECT_DOUBLE_EQ(j["total_bytes"].get<double>(), 5207);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 5200);
+}
+
+// Open MPI monitoring profiles of 3 ranks (E lines only count): 0->1 308, 1->0 8, 1->2 608, 2->0 900,
+// 2->1 8. On the line 0-1-2 only 2->0 takes 2 hops: hop-bytes 308 + 8 + 608 + 2*900 + 8 = 2732.
+TEST_F(Tool, EvalReadsAnOpenMpiMonitoringProfileSet) {
+  std::filesystem::create_directories(path("prof"));
+  write("prof/app.0.prof", "# POINT TO POINT\nE\t0\t1\t308 bytes\t4 msgs sent\t0,3,1\n# COLLECTIVES\n"
+                           "C\t0\t1\t8 bytes\t1 msgs sent\nD\tMPI_COMM_WORLD\tprocs: 0,1,2\n");
+  write("prof/app.1.prof", "E\t1\t0\t8 bytes\t1 msgs sent\t1\nE\t1\t2\t608 bytes\t4 msgs sent\t1,3\n");
+  write("prof/app.2.prof", "E\t2\t0\t900 bytes\t3 msgs sent\t3\nE\t2\t1\t8 bytes\t1 msgs sent\t1\n");
+  for (const char* graph : {"prof/app", "prof/app.1.prof", "prof"}) {
+    const auto j = eval_json("--graph " + std::string(graph) + " --topology mesh:3 --ppn 1");
+    EXPECT_DOUBLE_EQ(j["total_bytes"].get<double>(), 1832) << graph;
+    EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 2732) << graph;
+  }
+}
+
+// torus:2x2 with 2 slots per node: slot s is the (s % 2)-th slot of node s / 2, named a, b, c, d.
+// Task 0 on slot 3 runs on b as its slot 1, task 1 on slot 0 on a as slot 0, and so on.
+TEST_F(Tool, EmitWritesLauncherFilesOfAMapping) {
+  ASSERT_EQ(rankmap("gen ring --ranks 8 -o ring.mtx").exit_code, 0);
+  const auto j = eval_json("--graph ring.mtx --topology torus:2x2 --ppn 2");
+  write("m.map", "rankmap-mapping 1\ntasks 8\ngraph " + j["graph_hash"].get<std::string>() + "\nallocation " +
+                     j["allocation_hash"].get<std::string>() + "\nalgorithm by-hand\n"
+                     "0 3\n1 0\n2 7\n3 4\n4 1\n5 6\n6 2\n7 5\n");
+  write("hosts", "a\nb\nc\nd\n");
+  ASSERT_EQ(rankmap("gen ring --ranks 4 -o small.mtx").exit_code, 0);
+  const std::string job = "emit --mapping m.map --topology torus:2x2 --ppn 2 ";
+  const Outcome rankfile = rankmap(job + "--format openmpi-rankfile --hosts hosts");
+  ASSERT_EQ(rankfile.exit_code, 0) << rankfile.err;
+  EXPECT_EQ(rankfile.out,
+            "rank 0=b slot=1\nrank 1=a slot=0\nrank 2=d slot=1\nrank 3=c slot=0\n"
+            "rank 4=a slot=1\nrank 5=d slot=0\nrank 6=b slot=0\nrank 7=c slot=1\n");
+  ASSERT_EQ(rankmap(job + "--format mpich-hostfile --hosts hosts -o hostfile").exit_code, 0);
+  EXPECT_EQ(slurp(path("hostfile")), "b\na\nd\nc\na\nd\nb\nc\n");
+  // SimGrid TORUS names, dimension 0 fastest: node 0 (0,0) n0, 1 (0,1) n2, 2 (1,0) n1, 3 (1,1) n3.
+  const Outcome smpi = rankmap(job + "--format smpi-hostfile");
+  ASSERT_EQ(smpi.exit_code, 0) << smpi.err;
+  EXPECT_EQ(smpi.out, "n2\nn0\nn3\nn1\nn0\nn3\nn2\nn1\n");
+  // A mapping of the first 4 slots uses nodes a and b only; --hosts still names all four nodes.
+  ASSERT_EQ(rankmap("map --graph small.mtx --topology torus:2x2 --ppn 2 --algo identity -o small.map").exit_code, 0);
+  const Outcome small = rankmap("emit --mapping small.map --topology torus:2x2 --ppn 2 --format slurm-hostfile "
+                                "--hosts hosts");
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_EQ(small.out, "a\na\nb\nb\n");
+  // The same mapping on another slot order is refused.
+  expect_error("emit --mapping m.map --topology torus:4 --ppn 2 --format smpi-hostfile", 1,
+               "m.map: allocation hash " + j["allocation_hash"].get<std::string>() + " does not match");
+}
+
 struct ErrorCase {
   const char* args;
   int exit_code;  // 2: bad command line, 1: bad input
@@ -272,11 +332,29 @@ constexpr ErrorCase kErrorCases[] = {
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo grasp:many -o m.map", 1,
      "grasp: parameter 'many' is not a positive iteration count"},
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split -o /nonexistent/dir/m.map", 1, "/nonexistent/dir/m.map"},
+    {"emit --format mpich-hostfile --topology torus:4 --ppn 1", 2, "--mapping is required"},
+    {"emit --mapping m.map --format rankfile --topology torus:4 --ppn 1", 1,
+     "--format 'rankfile' is not a launcher format; expected one of openmpi-rankfile, mpich-hostfile"},
+    {"emit --mapping m.map --format mpich-hostfile --topology torus:4 --ppn 1", 1,
+     "--format mpich-hostfile needs host names: give --hosts FILE"},
+    {"emit --mapping m.map --format mpich-hostfile --topology torus:4 --ppn 1 --hosts missing.hosts", 1,
+     "cannot open 'missing.hosts'"},
+    {"emit --mapping m.map --format mpich-hostfile --topology torus:4 --ppn 1 --hosts two.hosts", 1,
+     "two.hosts: 2 host names for the 4 nodes of the allocation; give one per node, in node order"},
+    {"emit --mapping m.map --format bgq-mapfile --topology torus:4 --ppn 1", 1,
+     "bgq-mapfile needs a 5-dimensional grid (A B C D E), not torus:4"},
+    {"eval --graph m.csv --topology torus:4 --ppn 1", 1, "m.csv:2: the row has 3 values but the first has 4"},
+    {"eval --graph nothing --topology torus:4 --ppn 1", 1, "cannot open 'nothing'"},
+    {"eval --graph lone.prof --topology torus:4 --ppn 1", 1, "lone.prof: not a pml monitoring profile"},
 };
 
 TEST_F(Tool, ErrorsAreOneLineWithExitCodes) {
   ASSERT_EQ(rankmap("gen ring --ranks 4 -o ring.mtx").exit_code, 0);
   write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 5 1\n");
+  ASSERT_EQ(rankmap("map --graph ring.mtx --topology torus:4 --ppn 1 --algo identity -o m.map").exit_code, 0);
+  write("two.hosts", "a\nb\n");
+  write("m.csv", "0,1,0,0\n1,0,1\n");
+  write("lone.prof", "E\t0\t0\t1 bytes\t1 msgs sent\n");
   for (const ErrorCase& c : kErrorCases) expect_error(c.args, c.exit_code, c.message);
 }
 

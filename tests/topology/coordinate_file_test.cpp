@@ -1,6 +1,8 @@
 // Coordinate files: parsing, round trips, the allocation they describe, and every error message.
 #include <rankmap/topology/coordinate_file.hpp>
 
+#include "input_errors.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,18 +13,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-CoordinateFile parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_coordinate_file(in, "coords.txt");
-}
+CoordinateFile parse(const std::string& text) { return testing::parse_text(parse_coordinate_file, text, "coords.txt"); }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::input_error_of([&] { parse(text); });
 }
 
 constexpr const char* kSmall =
