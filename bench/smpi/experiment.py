@@ -7,14 +7,15 @@ For each configuration (platform, ppn) and program it
   2. computes every mapping of that graph: `rankmap map --algo NAME` for rankmap's algorithms
      and Scotch, Open MPI treematch's permutation (treematch_perm under mpiexec.openmpi), and a
      seeded random permutation as a bad reference;
-  3. writes the host file (hostfile.py, cross-checked against `rankmap emit --format
-     smpi-hostfile` when the tool has it), evaluates the mapping (`rankmap eval --json`) and
-     simulates it, unless an identical host file was already simulated.
+  3. writes the host file (`rankmap emit --format smpi-hostfile`, checked byte for byte against
+     hostfile.py, which writes it alone when the tool has no emit), evaluates the mapping
+     (`rankmap eval --json`) and simulates it, unless an identical host file was already simulated;
+     a recorded result must have run on exactly the host file written now.
 Every result is appended to OUT/results.jsonl, OUT/metrics.jsonl and OUT/mappings.jsonl; a rerun
 skips what is already there, so the matrix can be filled in as mappers land.
 
 Usage: experiment.py --out OUT --bin BINDIR [--rankmap PATH] [--only CONFIG[/PROGRAM]] [--algos a,b]
-                     [--stop-at HH:MM]
+                     [--stop-at HH:MM] [--check-only]
 --stop-at (UTC) starts no simulation after that time: the rest stays unrecorded, and the report
 shows it as not run.
 """
@@ -183,6 +184,7 @@ class Experiment:
         self.algos = args.algos.split(",") if args.algos else None
         self.stop_at = stop_time(args.stop_at) if args.stop_at else None
         self.stopped = False
+        self.host_files_checked = 0
 
     def platform(self, name):
         conf = CONFIGS[name]
@@ -306,19 +308,32 @@ class Experiment:
         return None if record.get("failed") else record
 
     def host_file(self, plat, conf, mapping_file, workdir, name):
+        """Writes workdir/NAME.hosts with `rankmap emit --format smpi-hostfile` when the tool has it, and
+        checks it byte for byte against hostfile.py (which writes it alone before the tool has emit)."""
         path = os.path.join(workdir, safe(name) + ".hosts")
         node_hosts = hostfile_mod.hosts_of_alloc_file(plat["alloc"])
         lines = hostfile_mod.hostfile_lines(node_hosts, conf["ppn"], hostfile_mod.read_mapping(mapping_file))
-        with open(path, "w") as f:
-            f.write("".join(h + "\n" for h in lines))
-        if self.tool.has("emit"):
-            emitted = path + ".emit"
-            status, _, stderr = self.tool.run("emit", "--mapping", mapping_file, "--format", "smpi-hostfile",
-                                              "--alloc-file", plat["alloc"], "--ppn", str(conf["ppn"]),
-                                              "-o", emitted)
-            if status != 0 or file_digest(emitted) != file_digest(path):
-                raise SystemExit(f"experiment: rankmap emit disagrees with hostfile.py on {mapping_file}: {stderr}")
+        converted = "".join(h + "\n" for h in lines)
+        if not self.tool.has("emit"):
+            with open(path, "w") as f:
+                f.write(converted)
+            return path
+        status, _, stderr = self.tool.run("emit", "--mapping", mapping_file, "--format", "smpi-hostfile",
+                                          "--alloc-file", plat["alloc"], "--ppn", str(conf["ppn"]), "-o", path)
+        if status != 0:
+            raise SystemExit(f"experiment: rankmap emit failed on {mapping_file}: {stderr}")
+        with open(path) as f:
+            if f.read() != converted:
+                raise SystemExit(f"experiment: rankmap emit and hostfile.py disagree on {mapping_file}")
         return path
+
+    def check_simulated_host_file(self, key, hosts):
+        """A recorded result must have run on exactly the host file the current tools write."""
+        row = self.results.get(*key)
+        if row and row.get("hostfile_sha1") and row["hostfile_sha1"] != file_digest(hosts):
+            raise SystemExit(f"experiment: {key} was simulated with another host file than {hosts}")
+        if row:
+            self.host_files_checked += 1
 
     def evaluate(self, key, plat, conf, graph, mapping_file):
         if self.metrics.get(*key) or not self.tool.has("eval"):
@@ -380,6 +395,7 @@ class Experiment:
             if record is None:
                 continue
             hosts = self.host_file(plat, conf, record["file"], workdir, name)
+            self.check_simulated_host_file(key, hosts)
             if self.results.get(*key) is None:
                 self.simulate(key, plat, program, hosts)
             self.evaluate(key, plat, conf, graph, record["file"])
@@ -390,6 +406,18 @@ def stop_time(text):
     hour, _, minute = text.partition(":")
     now = datetime.datetime.now(datetime.timezone.utc)
     return now.replace(hour=int(hour), minute=int(minute), second=0, microsecond=0)
+
+
+def check_recorded(exp, config, program):
+    """--check-only: rewrites the host file of every recorded simulation and checks it is the one simulated."""
+    conf = CONFIGS[config]
+    plat = exp.platform(config)
+    workdir = os.path.join(exp.out, "runs", config, program)
+    for name in exp.mapping_names(conf, program):
+        record = exp.mappings.get(config, program, name)
+        if record and not record.get("failed") and exp.results.get(config, program, name):
+            hosts = exp.host_file(plat, conf, record["file"], workdir, name)
+            exp.check_simulated_host_file((config, program, name), hosts)
 
 
 def safe(name):
@@ -404,6 +432,8 @@ def main(argv):
     parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
     parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
     parser.add_argument("--stop-at", help="UTC time HH:MM after which no simulation starts")
+    parser.add_argument("--check-only", action="store_true",
+                        help="only rewrite the host files of the recorded simulations and check them")
     args = parser.parse_args(argv)
     exp = Experiment(args)
     targets = []
@@ -414,7 +444,14 @@ def main(argv):
         programs = [program] if program else CONFIGS[name].get("programs", list(PROGRAMS))
         targets += [(name, p) for p in programs]
     for config, program in targets:
-        exp.run_program(config, program)
+        if args.check_only:
+            check_recorded(exp, config, program)
+        else:
+            exp.run_program(config, program)
+    if exp.host_files_checked and exp.tool.has("emit"):
+        log(f"{exp.host_files_checked} simulated host files equal what rankmap emit writes now")
+        with open(os.path.join(exp.out, "emit-check.json"), "w") as f:
+            json.dump({"host_files": exp.host_files_checked, "targets": len(targets)}, f)
     return 0
 
 

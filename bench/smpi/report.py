@@ -76,7 +76,7 @@ def map_seconds(record):
 
 
 def fmt_run(value):
-    return "not run" if value is None else f"{value:.2f}"
+    return "not run" if value is None else f"{value:.3f}"
 
 
 def fmt_rho(value):
@@ -177,7 +177,7 @@ class Report:
                 beats = "pass" if peers and all(best[1] <= v * (1 + 1e-9) for v in peers) else (
                     "**MISSED**" if peers else "not run")
                 self.verdicts.append((cut, beats))
-                self.emit(f"| {config} | {p} | {best[0]} | {best[1]:.2f} | {cut} | {fmt_run(scotch)} | "
+                self.emit(f"| {config} | {p} | {best[0]} | {best[1]:.3f} | {cut} | {fmt_run(scotch)} | "
                           f"{fmt_run(tm)} | {beats} |")
         self.emit("")
         for index, target in enumerate(("≥ 20% cut of the communication time against the identity",
@@ -305,14 +305,22 @@ class Report:
             return None
         return png, config, best
 
-    @staticmethod
-    def host_file_writer(rankmap):
+    def emit_check(self):
+        path = os.path.join(self.out, "emit-check.json")
+        if not os.path.exists(path):
+            return ""
+        with open(path) as f:
+            checked = json.load(f)["host_files"]
+        return (f" (the last experiment run re-derived the host files of {checked} recorded simulations with "
+                "`rankmap emit` and found each identical to the one simulated)")
+
+    def host_file_writer(self, rankmap):
         help_text = ""
         if rankmap and os.path.exists(rankmap):
             help_text = subprocess.run([rankmap, "--help"], capture_output=True, text=True).stdout
         if "  emit" in help_text:
             return ("written by `rankmap emit --format smpi-hostfile` and checked byte for byte against "
-                    "`bench/smpi/hostfile.py`")
+                    "`bench/smpi/hostfile.py`" + self.emit_check())
         return ("written by `bench/smpi/hostfile.py` (DESIGN.md §8's convention; this tool has no "
                 "`rankmap emit --format smpi-hostfile` yet)")
 
