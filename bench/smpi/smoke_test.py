@@ -64,13 +64,14 @@ def check_emit(workdir, rankmap, plat, expected, slot_of):
         f.write("%%MatrixMarket matrix coordinate real general\n64 64 64\n")
         f.write("".join(f"{i + 1} {(i + 1) % 64 + 1} 1\n" for i in range(64)))
     identity = os.path.join(workdir, "identity.map")
-    job = ["--graph", graph, "--alloc-file", os.path.join(plat, "alloc.txt"), "--ppn", "2"]
-    subprocess.run([rankmap, "map", *job, "--algo", "identity", "-o", identity], check=True, capture_output=True)
+    job = ["--alloc-file", os.path.join(plat, "alloc.txt"), "--ppn", "2"]
+    subprocess.run([rankmap, "map", "--graph", graph, *job, "--algo", "identity", "-o", identity], check=True,
+                   capture_output=True)
     permuted = os.path.join(workdir, "permuted.map")
     full = slot_of + [s for s in range(64) if s not in slot_of]
     with open(identity) as f, open(permuted, "w") as out:
         out.write("".join(line for line in f if len(line.split()) != 2 or line.split()[0] in
-                          ("tasks", "graph", "allocation", "algorithm")))
+                          ("rankmap-mapping", "tasks", "graph", "allocation", "algorithm")))
         out.write("".join(f"{t} {s}\n" for t, s in enumerate(full)))
     emitted = os.path.join(workdir, "emitted.hosts")
     subprocess.run([rankmap, "emit", *job, "--mapping", permuted, "--format", "smpi-hostfile", "-o", emitted],
