@@ -79,7 +79,8 @@ def check_contention(binary, workdir, rows):
         ("n0->n4 with n8->n12: same length, parallel rows, no shared link", [("n0", "n4"), ("n8", "n12")], [1, 1]),
         ("n0->n52 = (4,2,1), 7 hops, with n12->n20: both cross dim-1 link 12->20",
          [("n0", "n52"), ("n12", "n20")], [2, 2]),
-        ("n0->n52 with n44->n52 from (4,1,1): different links into n52 (dim 2 vs dim 1)", [("n0", "n52"), ("n44", "n52")], [1, 1]),
+        ("n0->n52 with n44->n52 from (4,1,1): different links into n52 (dim 2 vs dim 1)",
+         [("n0", "n52"), ("n44", "n52")], [1, 1]),
     ]
     ok_all = True
     for text, pairs, expected in cases:
