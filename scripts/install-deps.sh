@@ -9,6 +9,7 @@ packages=(
   libhwloc-dev libboost-graph-dev libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libcbc-dev libscotch-dev libmetis-dev libcli11-dev nlohmann-json3-dev
   libsimgrid-dev
+  librsvg2-bin  # rsvg-convert: the PNG of bench/smpi's link-load picture
 )
 
 missing=()

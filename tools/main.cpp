@@ -11,7 +11,8 @@
   X(gen)                       \
   X(eval)                      \
   X(map)                       \
-  X(emit)
+  X(emit)                      \
+  X(render)
 
 namespace rankmap::tools {
 #define RANKMAP_DECLARE_SUBCOMMAND(name) void add_##name##_command(CLI::App& app);
