@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets everything up on Debian 12 and runs every test: unit and tool tests once, MPI tests
+# Sets everything up on Debian 12 and runs every test: unit, tool and SMPI smoke tests once, MPI tests
 # under both Open MPI and MPICH, and each fuzz target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ configure_and_build() {
 configure_and_build openmpi
 configure_and_build mpich -DRANKMAP_BUILD_UNIT_TESTS=OFF -DRANKMAP_BUILD_TOOLS=OFF -DRANKMAP_BUILD_BENCH=OFF
 
-ctest --test-dir build-openmpi -L 'unit|tool' -j"$jobs" --output-on-failure
+ctest --test-dir build-openmpi -L 'unit|tool|smpi' -j"$jobs" --output-on-failure
 for mpi in openmpi mpich; do
   if ctest --test-dir "build-$mpi" -L mpi -N | grep -q 'Total Tests: [1-9]'; then
     ctest --test-dir "build-$mpi" -L mpi -j"$jobs" --output-on-failure
