@@ -16,6 +16,19 @@ void add_out_edges(LocalEdges& e, int src, int degree, const int destinations[],
   for (int k = 0; k < degree; ++k) e.triples.insert(e.triples.end(), {src, destinations[k], weight_at(weights, k)});
 }
 
+/// Creates the topology on `renumbered`, then frees `renumbered`, which the topology no longer needs.
+/// A process left out of a Cartesian or graph topology smaller than the communicator has no
+/// `renumbered` and gets MPI_COMM_NULL, as MPI specifies.
+int create_on_renumbered(MPI_Comm renumbered, MPI_Comm* result, auto&& create) {
+  if (renumbered == MPI_COMM_NULL) {
+    *result = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const int rc = create(renumbered);
+  PMPI_Comm_free(&renumbered);
+  return rc;
+}
+
 /// One vertex's lists in one int message: degrees, weight kinds, ranks and weights.
 std::vector<int> pack_lists(int indegree, const int sources[], const int sourceweights[], int outdegree,
                             const int destinations[], const int destweights[]) {
@@ -120,9 +133,9 @@ LocalEdges DistGraphRequest::edges(int) const {
 int DistGraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
   // Edges name vertices, and vertex t is rank t of `renumbered`: the same arguments describe the
   // same graph there, and MPI delivers each edge to its vertex's new owner.
-  const int rc = PMPI_Dist_graph_create(renumbered, n_, sources_, degrees_, destinations_, weights_, info_, 0, result);
-  PMPI_Comm_free(&renumbered);
-  return rc;
+  return create_on_renumbered(renumbered, result, [&](MPI_Comm comm) {
+    return PMPI_Dist_graph_create(comm, n_, sources_, degrees_, destinations_, weights_, info_, 0, result);
+  });
 }
 
 int CartRequest::call_mpi(int reorder, MPI_Comm* result) const {
@@ -165,13 +178,8 @@ LocalEdges CartRequest::edges(int) const {
 }
 
 int CartRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
-  if (renumbered == MPI_COMM_NULL) {
-    *result = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  const int rc = PMPI_Cart_create(renumbered, ndims_, dims_, periods_, 0, result);
-  PMPI_Comm_free(&renumbered);
-  return rc;
+  return create_on_renumbered(renumbered, result,
+                              [&](MPI_Comm comm) { return PMPI_Cart_create(comm, ndims_, dims_, periods_, 0, result); });
 }
 
 int GraphRequest::call_mpi(int reorder, MPI_Comm* result) const {
@@ -193,13 +201,8 @@ LocalEdges GraphRequest::edges(int) const {
 }
 
 int GraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
-  if (renumbered == MPI_COMM_NULL) {
-    *result = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  const int rc = PMPI_Graph_create(renumbered, nnodes_, index_, edges_, 0, result);
-  PMPI_Comm_free(&renumbered);
-  return rc;
+  return create_on_renumbered(renumbered, result,
+                              [&](MPI_Comm comm) { return PMPI_Graph_create(comm, nnodes_, index_, edges_, 0, result); });
 }
 
 int OutEdgesRequest::call_mpi(int, MPI_Comm* result) const { return PMPI_Comm_dup(comm_, result); }
