@@ -137,7 +137,7 @@ class MergeDriver {
       const int lead = merge_order(merge_children_data, flows, routing_).front();
       merge_children_data[lead].lead_choices = lead_choices(b.box, merge_children_data, lead, alloc_.grid());
     }
-    const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads, report});
+    const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads, report, &workspace_});
     apply(b.depth, index_of, merge_children_data, result, tasks);
   }
 
@@ -189,6 +189,7 @@ class MergeDriver {
   MergeOptions options_;
   std::vector<std::vector<int>> ancestor_;
   std::unordered_map<NodeId, int> alloc_node_of_;
+  BeamWorkspace workspace_;
 };
 
 }  // namespace

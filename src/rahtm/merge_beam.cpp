@@ -26,43 +26,59 @@ struct Load {
   double value;
 };
 
+/// Where a route sits in a RouteCache's store.
+struct RouteRef {
+  std::uint32_t begin, size;
+};
+
 /// Routes of node pairs already seen (as loads per byte): the beam routes the same pairs often.
 class RouteCache {
  public:
   std::span<const Load> get(const topology::RoutingModel& routing, NodeId src, NodeId dst) {
+    if (const auto ref = locate(routing, src, dst)) return at(*ref);
+    return overflow_;
+  }
+
+  /// The route's place in the store; nullopt when the store is full (the route is then in the
+  /// overflow buffer until the next call).
+  std::optional<RouteRef> locate(const topology::RoutingModel& routing, NodeId src, NodeId dst) {
     const std::uint64_t key = static_cast<std::uint64_t>(src) * static_cast<std::uint64_t>(routing.grid().num_nodes()) +
                               static_cast<std::uint64_t>(dst);
-    if (auto it = index_.find(key); it != index_.end()) return {pool_.data() + it->second.first, it->second.second};
+    if (auto it = index_.find(key); it != index_.end()) return it->second;
     shares_.clear();
-    routing.route(src, dst, shares_);
+    if (src != dst) routing.route(src, dst, shares_);
     const topology::Grid& grid = routing.grid();
+    if (pool_.capacity() == 0) pool_.reserve(kMaxEntries);  // address space only: pages come as used
     const bool keep = pool_.size() + shares_.size() <= kMaxEntries;
     std::vector<Load>& out = keep ? pool_ : overflow_;
     if (!keep) overflow_.clear();
-    const std::size_t begin = out.size();
+    const RouteRef ref{static_cast<std::uint32_t>(out.size()), static_cast<std::uint32_t>(shares_.size())};
     for (const auto& share : shares_)
       out.push_back({share.channel, share.fraction / grid.capacity(grid.channel_dim(share.channel))});
-    if (keep) index_.emplace(key, std::pair{static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(shares_.size())});
-    return {out.data() + begin, shares_.size()};
+    if (!keep) return std::nullopt;
+    index_.emplace(key, ref);
+    return ref;
   }
 
+  std::span<const Load> at(RouteRef ref) const { return {pool_.data() + ref.begin, ref.size}; }
+
  private:
-  static constexpr std::size_t kMaxEntries = std::size_t{1} << 23;  // 128 MiB per worker at most
-  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> index_;
+  static constexpr std::size_t kMaxEntries = std::size_t{1} << 23;  // 128 MiB per cache at most
+  std::unordered_map<std::uint64_t, RouteRef> index_;
   std::vector<Load> pool_, overflow_;
   std::vector<topology::ChannelShare> shares_;
 };
 
 /// Dense route tables for the child pairs that exchange traffic: every (cell, cell) pair of
-/// the two boxes, so that scoring a candidate never searches a hash table.
+/// the two boxes, so that scoring a candidate never searches a hash table. The routes live in
+/// `store`, which outlives one merge (the same node pairs recur at every level and in every
+/// hierarchy) and is not written while candidates are scored.
 class RouteTables {
  public:
   RouteTables(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
-              const topology::RoutingModel& routing)
-      : m_(static_cast<int>(children.size())), table_of_pair_(static_cast<std::size_t>(m_) * m_, -1) {
+              const topology::RoutingModel& routing, RouteCache& store)
+      : m_(static_cast<int>(children.size())), table_of_pair_(static_cast<std::size_t>(m_) * m_, -1), store_(store) {
     std::size_t budget = kMaxCells;
-    std::vector<topology::ChannelShare> shares;
-    const topology::Grid& grid = routing.grid();
     for (const MergeFlow& f : flows) {
       int& table = table_of_pair_[static_cast<std::size_t>(f.src_child) * m_ + f.dst_child];
       if (table >= 0) continue;
@@ -70,19 +86,16 @@ class RouteTables {
       const MergeChild& d = children[f.dst_child];
       const std::size_t cells = s.node_of_cell.size() * d.node_of_cell.size();
       if (cells > kMaxTableCells || cells > budget) continue;
-      budget -= cells;
-      table = static_cast<int>(begin_.size());
-      begin_.emplace_back();
-      dst_cells_.push_back(static_cast<int>(d.node_of_cell.size()));
+      std::vector<RouteRef> refs;
+      refs.reserve(cells);
       for (NodeId src : s.node_of_cell)
-        for (NodeId dst : d.node_of_cell) {
-          begin_.back().push_back(static_cast<std::uint32_t>(pool_.size()));
-          shares.clear();
-          if (src != dst) routing.route(src, dst, shares);
-          for (const auto& share : shares)
-            pool_.push_back({share.channel, share.fraction / grid.capacity(grid.channel_dim(share.channel))});
-        }
-      begin_.back().push_back(static_cast<std::uint32_t>(pool_.size()));
+        for (NodeId dst : d.node_of_cell)
+          if (const auto ref = store.locate(routing, src, dst)) refs.push_back(*ref);
+      if (refs.size() < cells) return;  // the store is full: the remaining pairs use the workers' caches
+      budget -= cells;
+      table = static_cast<int>(routes_.size());
+      routes_.push_back(std::move(refs));
+      dst_cells_.push_back(static_cast<int>(d.node_of_cell.size()));
     }
   }
 
@@ -90,9 +103,7 @@ class RouteTables {
   std::optional<std::span<const Load>> get(int src_child, int src_cell, int dst_child, int dst_cell) const {
     const int table = table_of_pair_[static_cast<std::size_t>(src_child) * m_ + dst_child];
     if (table < 0) return std::nullopt;
-    const std::size_t k = static_cast<std::size_t>(src_cell) * dst_cells_[table] + dst_cell;
-    const auto& b = begin_[table];
-    return std::span<const Load>(pool_.data() + b[k], b[k + 1] - b[k]);
+    return store_.at(routes_[table][static_cast<std::size_t>(src_cell) * dst_cells_[table] + dst_cell]);
   }
 
  private:
@@ -101,9 +112,9 @@ class RouteTables {
   static constexpr std::size_t kMaxCells = std::size_t{1} << 20;  // cell pairs over all tables
   int m_;
   std::vector<int> table_of_pair_;
-  std::vector<std::vector<std::uint32_t>> begin_;
+  std::vector<std::vector<RouteRef>> routes_;  // per table: (src cell, dst cell) -> route
   std::vector<int> dst_cells_;
-  std::vector<Load> pool_;
+  const RouteCache& store_;
 };
 
 /// One worker's accumulation of extra loads, each touched channel listed once.
@@ -123,6 +134,27 @@ struct Scratch {
     touched.clear();
   }
 };
+
+}  // namespace
+
+struct BeamWorkspace::Impl {
+  const topology::RoutingModel* routing = nullptr;
+  std::vector<Scratch> scratch;  // one per worker, route caches included
+  std::unique_ptr<RouteCache> table_routes = std::make_unique<RouteCache>();
+
+  /// Scratch for `threads` workers of `routing`; the route caches are kept if the routing is the same.
+  std::vector<Scratch>& scratch_for(const topology::RoutingModel& of, int threads) {
+    if (routing != &of) scratch.clear(), table_routes = std::make_unique<RouteCache>(), routing = &of;
+    while (static_cast<int>(scratch.size()) < std::max(1, threads))
+      scratch.emplace_back(static_cast<std::size_t>(of.grid().num_channel_slots()));
+    return scratch;
+  }
+};
+
+BeamWorkspace::BeamWorkspace() : impl_(std::make_unique<Impl>()) {}
+BeamWorkspace::~BeamWorkspace() = default;
+
+namespace {
 
 struct Score {
   double mcl = 0;
@@ -158,11 +190,11 @@ bool ranks_before(const Candidate& a, const Candidate& b) {
 class BeamSearch {
  public:
   BeamSearch(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
-             const topology::RoutingModel& routing, const BeamOptions& options)
+             const topology::RoutingModel& routing, const BeamOptions& options, BeamWorkspace::Impl& workspace)
       : children_(children), flows_(flows), routing_(routing), options_(options),
-        channels_(static_cast<std::size_t>(routing.grid().num_channel_slots())), tables_(children, flows, routing) {
-    for (int w = 0; w < std::max(1, options.threads); ++w) scratch_.emplace_back(channels_);
-  }
+        channels_(static_cast<std::size_t>(routing.grid().num_channel_slots())),
+        scratch_(workspace.scratch_for(routing, options.threads)),
+        tables_(children, flows, routing, *workspace.table_routes) {}
 
   /// The route of a flow (loads per byte) with its children in the given orientations.
   std::span<const Load> route_of(const MergeFlow& f, int src_orientation, int dst_orientation, Scratch& sc) const {
@@ -230,8 +262,8 @@ class BeamSearch {
   const topology::RoutingModel& routing_;
   BeamOptions options_;
   std::size_t channels_;
+  std::vector<Scratch>& scratch_;
   RouteTables tables_;
-  std::vector<Scratch> scratch_;
   std::vector<State> states_;
   // The step in progress:
   std::vector<int> tried_;                // orientations of the child to try
@@ -413,7 +445,8 @@ std::vector<int> merge_order(const std::vector<MergeChild>& children, const std:
 
 BeamResult merge_children(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
                           const topology::RoutingModel& routing, const BeamOptions& options) {
-  BeamSearch search(children, flows, routing, options);
+  BeamWorkspace local;
+  BeamSearch search(children, flows, routing, options, (options.workspace ? *options.workspace : local).impl());
   BeamResult result = search.run();
   const BeamResult uniform = search.best_uniform();
   if (lower({uniform.mcl, uniform.sumsq}, {result.mcl, result.sumsq})) result = uniform;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace rankmap::rahtm {
@@ -35,11 +36,29 @@ struct BeamResult {
   double sumsq = 0;
 };
 
+/// Route caches and buffers that merge_children() keeps from one call to the next, so that the
+/// many merges of a hierarchy route each node pair once and reuse their memory. One workspace
+/// serves one thread and one routing model at a time.
+class BeamWorkspace {
+ public:
+  BeamWorkspace();
+  ~BeamWorkspace();
+  BeamWorkspace(const BeamWorkspace&) = delete;
+  BeamWorkspace& operator=(const BeamWorkspace&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct BeamOptions {
   int beam = 64;
   int threads = 1;
   /// Optional: hears the fraction of children placed, on the calling thread.
   std::function<void(double)> report;
+  /// Optional: reused between calls (a private one otherwise).
+  BeamWorkspace* workspace = nullptr;
 };
 
 /// Orients the children one at a time, in decreasing order of their average pairwise MCL (the

@@ -5,17 +5,22 @@
 #include "clustering.hpp"
 #include "cube_solver.hpp"
 #include "merge.hpp"
+#include "parallel.hpp"
 #include "params.hpp"
 #include "top_down.hpp"
 
 #include <rankmap/metrics/channel_load.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 namespace rankmap::rahtm {
 
 namespace {
+
+/// Share of a hierarchy's progress given to clustering and top-down mapping (the rest: merging).
+constexpr double kTopDownShare = 0.6;
 
 bool same_hierarchy(const BlockTree& a, const BlockTree& b) {
   if (a.num_blocks() != b.num_blocks()) return false;
@@ -70,30 +75,43 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   solver_options.threads = threads;
   CubeSolver solver(solver_options);
 
-  mapping::Mapping best;
-  RahtmReport best_report;
-  for (std::size_t h = 0; h < trees.size(); ++h) {
-    const BlockTree& tree = trees[h];
-    auto progress = [&](double begin, double end) {
-      return [&options, begin, end, h, n = trees.size()](double f) {
-        if (options.progress) options.progress((static_cast<double>(h) + begin + (end - begin) * f) / n);
-      };
-    };
-    const Clustering clustering(graph, tree, params.clustering);
-    progress(0, 0.05)(1);
-    std::vector<int> node_of_task = map_top_down(graph, tree, clustering, solver, progress(0.05, 0.6));
-    merge_blocks(graph, alloc, tree, *routing, node_of_task, MergeOptions{std::max(1, options.beam), threads},
-                 progress(0.6, 1.0));
-    mapping::Mapping slot_of = slots_from_nodes(alloc, node_of_task);
-    const double mcl = metrics::max_channel_load(graph, alloc, slot_of, *routing);
-    if (best.empty() || mcl < best_report.mcl) {
-      best = std::move(slot_of);
-      best_report.clustering = clustering.description();
-      best_report.short_dims_first = policies[h].short_dims_first;
-      best_report.cube_dims = policies[h].max_cube_dims;
-      best_report.mcl = mcl;
-    }
+  // Top-down mapping of every hierarchy first, on the shared solver (its cube problems recur
+  // between hierarchies and are solved in parallel), then the merges, one hierarchy per thread:
+  // a merge's beam parallelises poorly at 1,024 tasks, independent hierarchies perfectly.
+  const std::size_t n = trees.size();
+  std::vector<std::atomic<double>> done(n);
+  auto report_progress = [&] {
+    if (!options.progress) return;
+    double sum = 0;
+    for (const auto& f : done) sum += f.load();
+    options.progress(sum / static_cast<double>(n));
+  };
+  std::vector<std::vector<int>> node_of_task(n);
+  std::vector<std::string> clustering_of(n);
+  for (std::size_t h = 0; h < n; ++h) {
+    const Clustering clustering(graph, trees[h], params.clustering);
+    clustering_of[h] = clustering.description();
+    node_of_task[h] = map_top_down(graph, trees[h], clustering, solver, [&, h](double f) {
+      done[h] = kTopDownShare * f;
+      report_progress();
+    });
   }
+  const int outer = static_cast<int>(std::min<std::size_t>(n, static_cast<std::size_t>(threads)));
+  const MergeOptions merge_options{std::max(1, options.beam), std::max(1, threads / outer)};
+  std::vector<double> mcl(n);
+  parallel_for(n, outer, [&](std::size_t h, int worker) {
+    merge_blocks(graph, alloc, trees[h], *routing, node_of_task[h], merge_options, [&, h, worker](double f) {
+      done[h] = kTopDownShare + (1 - kTopDownShare) * f;
+      if (worker == 0) report_progress();  // MapOptions::progress runs on the calling thread only
+    });
+    mcl[h] = metrics::max_channel_load(graph, alloc, slots_from_nodes(alloc, node_of_task[h]), *routing);
+  });
+  const std::size_t best = static_cast<std::size_t>(std::min_element(mcl.begin(), mcl.end()) - mcl.begin());
+  RahtmReport best_report;
+  best_report.clustering = clustering_of[best];
+  best_report.short_dims_first = policies[best].short_dims_first;
+  best_report.cube_dims = policies[best].max_cube_dims;
+  best_report.mcl = mcl[best];
   if (report) {
     *report = best_report;
     report->hierarchies = static_cast<int>(trees.size());
@@ -102,7 +120,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
     report->cube_proven = solver.stats().proven;
     report->cube_too_large = solver.stats().too_large;
   }
-  return best;
+  return slots_from_nodes(alloc, node_of_task[best]);
 }
 
 }  // namespace rankmap::rahtm
