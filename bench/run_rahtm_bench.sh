@@ -3,7 +3,8 @@
 # "## RAHTM (issue 5)" of BENCHMARKS.md, replacing an earlier one.
 #
 #   bench/run_rahtm_bench.sh [BUILD_DIR]      default build/; needs python3; about an hour
-# RAHTM_BENCH_INSTANCES="name ..." limits the run to some instances (names as rahtm_quality prints them).
+# RAHTM_BENCH_INSTANCES="name ..." re-runs some instances only (names as rahtm_quality prints them); the
+# rows of the others are kept from the last run (bench/results/rahtm_quality.tsv), each with its date.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,11 +20,13 @@ start=$(date -u '+%Y-%m-%d %H:%M')
 write_section() {
   local end_load
   end_load=$(cut -d' ' -f1-3 /proc/loadavg)
-  python3 - "$tsv" "$section" "$load" "$end_load" "$cpu" "$start" <<'PY'
+  python3 - "$tsv" "$section" "$load" "$end_load" "$cpu" "$start" "$("$build/bench/rahtm_quality" --list)" <<'PY'
 import sys
-path, out, load, end_load, cpu, start = sys.argv[1:7]
+path, out, load, end_load, cpu, start, listed = sys.argv[1:8]
+listed = listed.split()
 rows = {}
 order = []
+started = {}
 for line in open(path):
     f = line.rstrip("\n").split("\t")
     if len(f) < 7:
@@ -32,6 +35,7 @@ for line in open(path):
     if inst not in rows:
         rows[inst] = {}
         order.append(inst)
+        started[inst] = f[7] if len(f) > 7 else start
     rows[inst][algo] = dict(mcl=None if mcl == "-" else float(mcl), wall=wall, cpu=cpu_s, note=note)
 
 # The BG/Q orders on 5-D grids; the same orders on the 3-D grid (A, B, C, then T = the slots of a node).
@@ -45,9 +49,14 @@ def cell(r, names):
             return r[n]
     return None
 
+order.sort(key=lambda i: listed.index(i) if i in listed else len(listed))
+dates = sorted(set(started.values()))
+when = f"started {start} UTC" if dates == [start] else \
+    "runs started " + ", ".join(f"{d} UTC ({sum(v == d for v in started.values())} instances)" for d in dates) + \
+    f"; the last ({start} UTC) had load average {load} at the start, {end_load} at the end"
 lines = ["## RAHTM (issue 5)", "",
-         f"`bench/run_rahtm_bench.sh` (`bench/rahtm_quality.cpp`), started {start} UTC. Machine: {cpu}, 2 cores shared",
-         f"with other jobs: load average {load} at the start, {end_load} at the end, so wall times are inflated;",
+         f"`bench/run_rahtm_bench.sh` (`bench/rahtm_quality.cpp`), {when}. Machine: {cpu}, 2 cores shared",
+         f"with other jobs (load average {load} at the start, {end_load} at the end of the last run), so wall times are inflated;",
          "the CPU time of the process (both threads summed, so on an idle 2-core machine the wall time would be about",
          "half of it) is given next to it, and the time targets are judged on both.", "",
          "- Value: MCL under `adaptive` routing (bytes per unit of link capacity on the most loaded channel), lower is better;",
@@ -86,7 +95,8 @@ for inst in order:
         targets.append(f"≤ {limit} s: wall " + ("met" if wall <= limit else "**missed**") +
                        ", CPU " + ("met" if cpu_s <= limit else "**missed**"))
         notes.append(f"- {inst}: rahtm {rahtm['note']}")
-    lines.append(f"| {inst} | " + " | ".join(texts) +
+    inst_label = inst if len(dates) == 1 else f"{inst} ({started[inst]})"
+    lines.append(f"| {inst_label} | " + " | ".join(texts) +
                  f" | {rel} | {rahtm['wall'] if rahtm else '–'} | {rahtm['cpu'] if rahtm else '–'} | {'; '.join(targets)} |")
 lines += ["", "What rahtm did on each instance (clustering chosen; cube problems: distinct ones solved, of all levels;",
           "proven optimal by CBC):", ""] + notes
@@ -97,10 +107,17 @@ python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
 }
 
 instances=${RAHTM_BENCH_INSTANCES:-$("$build/bench/rahtm_quality" --list)}
-: >"$tsv"
+if [ -n "${RAHTM_BENCH_INSTANCES:-}" ] && [ -f "$tsv" ]; then
+  kept=$(mktemp)
+  awk -F'\t' -v skip="$RAHTM_BENCH_INSTANCES" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; ++i) drop[s[i]] = 1 }
+       !($1 in drop)' "$tsv" >"$kept"
+  mv "$kept" "$tsv"
+else
+  : >"$tsv"
+fi
 # One instance at a time, the section rewritten after each: a run cut short still reports what it measured.
 for instance in $instances; do
-  "$build/bench/rahtm_quality" "$instance" | tee -a "$tsv"
+  "$build/bench/rahtm_quality" "$instance" | sed "s/\$/\t$start/" | tee -a "$tsv"
   write_section
 done
 cat "$section"
