@@ -139,7 +139,6 @@ double SwapState::load_ceiling() const {
 
 double SwapState::objective() const { return routing_ ? loads_->max() : hop_bytes_; }
 
-
 double SwapState::exact_objective() const {
   return routing_ ? metrics::max_channel_load(graph_, alloc_, slot_of_, *routing_)
                   : metrics::hop_bytes(graph_, alloc_, slot_of_);
