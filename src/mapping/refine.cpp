@@ -18,11 +18,11 @@ constexpr long long kMinStaleAttempts = 2000;
 /// The share of the search spent shortening routes, and the MCL that phase may give back relative
 /// to where the first phase left it (never above the input's). Swaps that lower the MCL lengthen
 /// routes, and a shortening phase capped at the MCL reached finds little room. On the quality
-/// table's mesh, fragmented and stencil families (1 s budget), mahd+refine / scotch hop-bytes went
-/// from 1.30 / 1.27 / 1.22 (a quarter, no slack) to 1.18 / 1.09 / 1.03, MCL from 0.75 / 0.64 / 0.59
-/// to 0.84 / 0.73 / 0.68; half the budget gave 1.22 / 1.12 / 1.06, and slack 0.25 with half the
-/// budget cost more MCL for no more hop-bytes.
-constexpr double kShortenShare = 0.75;
+/// table's mesh, fragmented and stencil families (1 s budget, one worker), mahd+refine / scotch
+/// hop-bytes went from 1.30 / 1.27 / 1.22 (a quarter, no slack) to 1.17 / 1.07 / 1.00, and MCL
+/// from 0.75 / 0.64 / 0.59 to 0.86 / 0.76 / 0.70 (random: 0.90). Three quarters gave 1.20 / 1.09 /
+/// 1.02 for MCL 0.84 / 0.73 / 0.67; slack 0.25 cost more MCL than 0.1 for no more hop-bytes.
+constexpr double kShortenShare = 0.9;
 constexpr double kShortenSlack = 0.1;
 
 Mapping starting_mapping(const graph::CommGraph& graph, const MapOptions& options) {
@@ -129,9 +129,9 @@ long long sweep_near_moves(detail::SwapState& state, const topology::Allocation&
 }  // namespace
 
 // Starts from options.initial (the previous chain stage; the identity if none) and tries swaps
-// in two phases: a quarter of the search on the objective (under MCL: the MCL, then hop-bytes,
-// then squared loads), three quarters (under MCL) on hop-bytes with loads capped 10% above the
-// MCL the first phase reached. Each phase tries random swaps; after max(2000, 2 P) fruitless ones
+// in two phases: a tenth of the search on the objective (under MCL: the MCL, then hop-bytes,
+// then squared loads), nine tenths (under MCL) on hop-bytes with loads capped 10% above the MCL
+// the first phase reached. Each phase tries random swaps; after max(2000, 2 P) fruitless ones
 // in a row it sweeps every near move once, and ends if that keeps nothing (a local optimum for
 // the near moves), else goes back to random swaps. A phase also ends when its share of the time
 // budget or of the `refine:N` attempts is spent.
