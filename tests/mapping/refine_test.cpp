@@ -133,8 +133,8 @@ TEST(Refine, ChainedAfterMahdKeepsOrImprovesIt) {
 /// Swapping tasks 0 and 3 routes 3 -> 2 over (0,+), (1,+) and 0 -> 4 over (3,+): MCL still 2,
 /// hop-bytes 2 * 2 + 1 * 1 = 5, squared loads 4 + 4 + 1 = 9. The swap is MCL-neutral and shortens
 /// routes but concentrates load. The best any mapping can do is MCL 2 (the 2-byte flow crosses
-/// some channel) and hop-bytes 3 (both flows one hop), and every swap local optimum under
-/// (MCL, hop-bytes) reaches it (checked by enumerating the 120 mappings).
+/// some channel) and hop-bytes 3 (both flows one hop); every mapping that no single swap improves
+/// under (MCL, hop-bytes) has exactly these (checked by enumerating the 120 mappings).
 struct NeutralSwapCase {
   Allocation alloc = Allocation::full(Grid::parse("mesh:5"), 1);
   graph::CommGraph graph = graph::CommGraph::from_edges(5, {{3, 2, 2.0}, {0, 4, 1.0}});
