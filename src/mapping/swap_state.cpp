@@ -1,5 +1,5 @@
 // Incremental objective bookkeeping for pairwise swaps: re-routing two tasks' flows, a max tree of
-// channel loads, and the tasks that may load the hottest channel.
+// channel loads, hop-bytes, and the tasks that may load the hottest channel.
 #include "swap_state.hpp"
 
 
@@ -97,6 +97,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
     ready_ = true;
   } else {
     routing_ = topology::make_routing_model(alloc.grid(), options.routing);
+    hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
     initial_loads(deadline);
   }
   evaluation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -113,7 +114,7 @@ void SwapState::initial_loads(const Deadline& deadline) {
   }
   initial_objective_ = metrics::max_channel_load(loads);
   inv_scale_ = initial_objective_ > 0 ? 1.0 / initial_objective_ : 1.0;
-  for (double l : loads) sum_penalty_ += penalty(l), sum_loads_ += l;
+  for (double l : loads) sum_penalty_ += penalty(l);
   loads_ = std::make_unique<MaxTree>(loads);
   delta_.assign(loads.size(), 0.0);
   marked_.assign(loads.size(), 0);
@@ -127,12 +128,16 @@ void SwapState::for_each_in_edge(TaskId t, Visit&& visit) const {
 
 SwapState::~SwapState() = default;
 
-double SwapState::objective() const { return routing_ ? loads_->max() : hop_bytes_; }
-
-double SwapState::secondary() const noexcept {
-  if (!routing_) return hop_bytes_;
-  return goal_ == Goal::objective ? sum_penalty_ : sum_loads_;
+void SwapState::set_goal(Goal goal, double slack) {
+  goal_ = goal;
+  if (routing_ && goal == Goal::shorten) shorten_ceiling_ = std::min(initial_objective_, (1 + slack) * loads_->max());
 }
+
+double SwapState::load_ceiling() const {
+  return goal_ == Goal::shorten ? std::max(loads_->max(), shorten_ceiling_) : loads_->max();
+}
+
+double SwapState::objective() const { return routing_ ? loads_->max() : hop_bytes_; }
 
 double SwapState::exact_objective() const {
   return routing_ ? metrics::max_channel_load(graph_, alloc_, slot_of_, *routing_)
@@ -141,7 +146,7 @@ double SwapState::exact_objective() const {
 
 bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a, b) : try_swap_hop_bytes(a, b); }
 
-bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
+double SwapState::hop_bytes_change(TaskId a, TaskId b) const {
   const topology::Grid& grid = alloc_.grid();
   const int na = node_[a], nb = node_[b];
   double delta = 0;
@@ -159,6 +164,11 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   };
   moved(a, b, na, nb);
   moved(b, a, nb, na);
+  return delta;
+}
+
+bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
+  const double delta = hop_bytes_change(a, b);
   if (!(delta < -1e-12 * hop_bytes_)) return false;
   hop_bytes_ += delta;
   swap(a, b);
@@ -166,6 +176,7 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
 }
 
 bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
+  const double hop_delta = hop_bytes_change(a, b);
   const int na = node_[a], nb = node_[b];
   const auto node_after = [&](TaskId t) { return t == a ? nb : t == b ? na : node_[t]; };
   flows_.clear();
@@ -197,33 +208,38 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   }
   flows_.resize(merged);
   std::stable_partition(flows_.begin(), flows_.end(), [](const Flow& f) { return f.bytes < 0; });
-  const double ceiling = loads_->max();
+  const double ceiling = load_ceiling();
   bool fits = true;
   for (const Flow& f : flows_)
     if (!(fits = add_flow(f.src, f.dst, f.bytes, ceiling))) break;
-  const bool better = fits && judge_and_apply();
+  const bool better = fits && judge_and_apply(hop_delta);
   for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
   touched_.clear();
   if (better) swap(a, b);
   return better;
 }
 
-// Most rejected swaps push some channel above the MCL, which the loads alone show; and when the
-// hottest channel is untouched the MCL cannot drop, so only the secondary measure decides. The
-// tree is updated only when the swap is kept or the hottest channel is among those it changes.
-bool SwapState::judge_and_apply() {
+// Most rejected swaps push some channel above the ceiling, which the loads alone show; and when
+// the hottest channel is untouched the MCL cannot drop, so only hop-bytes and the squared loads
+// decide. The tree is updated only when the swap is kept or the hottest channel is among those it
+// changes.
+bool SwapState::judge_and_apply(double hop_delta) {
   const double old_max = loads_->max();
+  const double ceiling = load_ceiling();
   const std::size_t hottest = loads_->argmax();
-  double penalty_delta = 0, length_delta = 0;
+  double penalty_delta = 0;
   for (ChannelId c : touched_) {
     const double old = loads_->value(static_cast<std::size_t>(c));
     const double now = old + delta_[c];
-    if (now > old_max) return false;
+    if (now > ceiling) return false;
     penalty_delta += penalty(now) - penalty(old);
-    length_delta += delta_[c];
   }
-  const bool secondary_drops = goal_ == Goal::objective ? penalty_delta < -1e-12 * sum_penalty_
-                                                        : length_delta < -1e-12 * old_max;
+  // Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
+  // tolerance only absorbs rounding with fractional ones.
+  const double tolerance = 1e-12 * hop_bytes_;
+  const bool secondary_drops =
+      hop_delta < -tolerance ||
+      (goal_ == Goal::objective && hop_delta <= tolerance && penalty_delta < -1e-12 * sum_penalty_);
   if (!marked_[hottest] && !secondary_drops) return false;
   saved_.clear();
   for (ChannelId c : touched_) {
@@ -233,7 +249,7 @@ bool SwapState::judge_and_apply() {
   const double new_max = loads_->max();
   if ((goal_ == Goal::objective && new_max < old_max - 1e-12 * old_max) || secondary_drops) {
     sum_penalty_ += penalty_delta;
-    sum_loads_ += length_delta;
+    hop_bytes_ += hop_delta;
     return true;
   }
   for (std::size_t i = 0; i < touched_.size(); ++i) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);

@@ -26,11 +26,12 @@ class MaxTree {
 
 /// The current mapping, its objective and what a swap needs to be judged without recomputing
 /// everything: a swap of tasks a and b re-routes only the flows of their edges. Under MCL the
-/// per-channel loads sit in a MaxTree, and a swap never raises the MCL. With the goal `objective`
-/// it is kept if it lowers the MCL, or lowers the sum of squared loads (which steers the search
-/// off MCL plateaus, but also lengthens routes); with the goal `shorten` it is kept if it lowers
-/// the sum of all loads, the capacity-weighted hop-bytes. Under hop-bytes a swap is kept if it
-/// lowers hop-bytes, whatever the goal.
+/// per-channel loads sit in a MaxTree and hop-bytes are tracked alongside. With the goal
+/// `objective` the order is lexicographic: a swap is kept if it lowers the MCL, or leaves every
+/// channel at or below the MCL and lowers hop-bytes, or also leaves hop-bytes unchanged and lowers
+/// the sum of squared loads (which steers the search off MCL plateaus). With the goal `shorten` a
+/// swap is kept if it lowers hop-bytes and leaves every channel at or below the ceiling that
+/// set_goal() fixed. Under hop-bytes a swap is kept if it lowers hop-bytes, whatever the goal.
 class SwapState {
  public:
   /// Routes every flow of the initial mapping once. Gives up, leaving ready() false, if `deadline`
@@ -42,15 +43,16 @@ class SwapState {
   bool ready() const noexcept { return ready_; }
 
   enum class Goal { objective, shorten };
-  void set_goal(Goal goal) noexcept { goal_ = goal; }
+  /// Entering `shorten` fixes the ceiling of channel loads at min(initial objective, (1 + slack)
+  /// times the current MCL): some MCL is traded for shorter routes, never above the input's.
+  void set_goal(Goal goal, double slack = 0);
   /// How long computing the initial objective took: about what exact_objective() costs.
   double evaluation_ms() const noexcept { return evaluation_ms_; }
 
   /// The objective of the current mapping as tracked incrementally.
   double objective() const;
-  /// What the current goal lowers besides the objective, as tracked incrementally: the sum of
-  /// squared loads (goal objective) or of all loads (goal shorten) under MCL; hop-bytes under hop-bytes.
-  double secondary() const noexcept;
+  /// Hop-bytes of the current mapping, as tracked incrementally.
+  double hop_bytes() const noexcept { return hop_bytes_; }
   /// The objective of the initial mapping, computed from scratch with the same sums, in the same
   /// order, as the metrics functions.
   double initial_objective() const noexcept { return initial_objective_; }
@@ -92,7 +94,11 @@ class SwapState {
   template <typename Visit>
   void for_each_in_edge(TaskId t, Visit&& visit) const;
   bool try_swap_mcl(TaskId a, TaskId b);
-  bool judge_and_apply();
+  /// The hop-bytes change of swapping a and b, from their edges alone.
+  double hop_bytes_change(TaskId a, TaskId b) const;
+  bool judge_and_apply(double hop_delta);
+  /// No channel may go above this: the MCL, or under `shorten` the ceiling set_goal() fixed.
+  double load_ceiling() const;
   bool try_swap_hop_bytes(TaskId a, TaskId b);
   void swap(TaskId a, TaskId b);
 
@@ -114,8 +120,8 @@ class SwapState {
   double hop_bytes_ = 0;
   std::unique_ptr<MaxTree> loads_;
   double sum_penalty_ = 0;
-  double sum_loads_ = 0;
   double inv_scale_ = 1;
+  double shorten_ceiling_ = 0;
   /// The tie-breaker under MCL: squared loads (relative to the initial MCL) favour spreading
   /// traffic without lengthening it much; higher powers gained about 1% in MCL for 10% in hop-bytes.
   double penalty(double load) const {

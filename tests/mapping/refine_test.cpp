@@ -5,6 +5,7 @@
 
 #include "factories.hpp"
 #include "refine.hpp"
+#include "swap_state.hpp"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,41 @@ TEST(Refine, ChainedAfterMahdKeepsOrImprovesIt) {
   const Mapping mahd = run_chain("mahd", core_algorithms(), g, a, options);
   const Mapping chained = run_chain("mahd+refine:5000", core_algorithms(), g, a, options);
   EXPECT_LE(mcl(g, a, chained), mcl(g, a, mahd));
+}
+
+/// mesh:5 with one task per node in order, task 3 sending 2 bytes to task 2 and task 0 sending 1
+/// byte to task 4. Worked by hand: channel (3,-) carries 2 bytes and channels (0,+) to (3,+)
+/// carry 1, so MCL = 2, hop-bytes = 2 * 1 + 1 * 4 = 6 and the sum of squared loads is 4 + 4 * 1 = 8.
+/// Swapping tasks 0 and 3 routes 3 -> 2 over (0,+), (1,+) and 0 -> 4 over (3,+): MCL still 2,
+/// hop-bytes 2 * 2 + 1 * 1 = 5, squared loads 4 + 4 + 1 = 9. The swap is MCL-neutral and shortens
+/// routes but concentrates load. The best any mapping can do is MCL 2 (the 2-byte flow crosses
+/// some channel) and hop-bytes 3 (both flows one hop); every mapping that no single swap improves
+/// under (MCL, hop-bytes) has exactly these (checked by enumerating the 120 mappings).
+struct NeutralSwapCase {
+  Allocation alloc = Allocation::full(Grid::parse("mesh:5"), 1);
+  graph::CommGraph graph = graph::CommGraph::from_edges(5, {{3, 2, 2.0}, {0, 4, 1.0}});
+  Mapping identity = identity_mapping(5);
+};
+
+TEST(Refine, KeepsAnMclNeutralSwapThatLowersHopBytes) {
+  const NeutralSwapCase c;
+  MapOptions options;
+  const Deadline no_deadline(1e6);
+  detail::SwapState state(c.graph, c.alloc, options, c.identity, no_deadline);
+  ASSERT_TRUE(state.ready());
+  ASSERT_EQ(state.objective(), 2);
+  EXPECT_TRUE(state.try_swap(0, 3));
+  EXPECT_EQ(state.objective(), 2);
+  EXPECT_EQ(state.hop_bytes(), 5);
+  EXPECT_EQ(metrics::hop_bytes(c.graph, c.alloc, state.mapping()), 5);
+  EXPECT_EQ(state.mapping(), (Mapping{3, 1, 2, 0, 4}));
+}
+
+TEST(Refine, UnderMclReachesTheLeastHopBytesWithoutRaisingTheMcl) {
+  const NeutralSwapCase c;
+  const Mapping better = refine(c.graph, c.alloc, c.identity, Objective::mcl);
+  EXPECT_EQ(mcl(c.graph, c.alloc, better), 2);
+  EXPECT_EQ(metrics::hop_bytes(c.graph, c.alloc, better), 3);
 }
 
 }  // namespace
