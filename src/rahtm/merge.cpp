@@ -134,7 +134,7 @@ class MergeDriver {
     const std::vector<MergeFlow> flows = block_flows(b.depth, index_of, merge_children_data, tasks);
     const std::string routing_name = routing_.name();
     if (routing_name == "adaptive" || routing_name == "adaptive-hop") {
-      const int lead = merge_order(merge_children_data, flows, routing_).front();
+      const int lead = merge_order(merge_children_data, flows, routing_, &workspace_).front();
       merge_children_data[lead].lead_choices = lead_choices(b.box, merge_children_data, lead, alloc_.grid());
     }
     const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads, report, &workspace_});

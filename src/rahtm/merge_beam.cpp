@@ -151,11 +151,11 @@ struct Scratch {
 struct BeamWorkspace::Impl {
   const topology::RoutingModel* routing = nullptr;
   std::vector<Scratch> scratch;  // one per worker, route caches included
-  std::unique_ptr<RouteCache> table_routes = std::make_unique<RouteCache>();
+  RouteCache table_routes;
 
   /// Scratch for `threads` workers of `routing`; the route caches are kept if the routing is the same.
   std::vector<Scratch>& scratch_for(const topology::RoutingModel& of, int threads) {
-    if (routing != &of) scratch.clear(), table_routes = std::make_unique<RouteCache>(), routing = &of;
+    if (routing != &of) scratch.clear(), table_routes = RouteCache(), routing = &of;
     while (static_cast<int>(scratch.size()) < std::max(1, threads))
       scratch.emplace_back(static_cast<std::size_t>(of.grid().num_channel_slots()));
     return scratch;
@@ -205,7 +205,7 @@ class BeamSearch {
       : children_(children), flows_(flows), routing_(routing), options_(options),
         channels_(static_cast<std::size_t>(routing.grid().num_channel_slots())),
         scratch_(workspace.scratch_for(routing, options.threads)),
-        tables_(children, flows, routing, *workspace.table_routes) {}
+        tables_(children, flows, routing, workspace.table_routes) {}
 
   /// The route of a flow (loads per byte) with its children in the given orientations.
   std::span<const Load> route_of(const MergeFlow& f, int src_orientation, int dst_orientation, Scratch& sc) const {
@@ -385,9 +385,34 @@ void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>
   states_ = std::move(next);
 }
 
+/// merge_order() with the route cache of `sc`.
+std::vector<int> order_children(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
+                                const topology::RoutingModel& routing, Scratch& sc) {
+  const int m = static_cast<int>(children.size());
+  std::map<std::pair<int, int>, std::vector<const MergeFlow*>> between;
+  for (const MergeFlow& f : flows)
+    if (f.src_child != f.dst_child)
+      between[{std::min(f.src_child, f.dst_child), std::max(f.src_child, f.dst_child)}].push_back(&f);
+  std::vector<double> average(m, 0.0);
+  for (const auto& [pair, list] : between) {
+    for (const MergeFlow* f : list)
+      for (const Load& l : sc.routes.get(routing, children[f->src_child].node_of_cell[f->src_cell],
+                                         children[f->dst_child].node_of_cell[f->dst_cell]))
+        sc.add(l.channel, f->bytes * l.value);
+    const double pair_mcl = BeamSearch::score_of({}, {}, sc).mcl;
+    sc.clear();
+    average[pair.first] += pair_mcl / std::max(1, m - 1);
+    average[pair.second] += pair_mcl / std::max(1, m - 1);
+  }
+  std::vector<int> order(m);
+  for (int i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return average[a] > average[b]; });
+  return order;
+}
+
 BeamResult BeamSearch::run() {
   const int m = static_cast<int>(children_.size());
-  const std::vector<int> order = merge_order(children_, flows_, routing_);
+  const std::vector<int> order = order_children(children_, flows_, routing_, scratch_.front());
   std::vector<int> position(m);
   for (int k = 0; k < m; ++k) position[order[k]] = k;
   // Each flow is routed when the later of its two children is placed.
@@ -430,28 +455,10 @@ BeamResult BeamSearch::best_uniform() {
 }  // namespace
 
 std::vector<int> merge_order(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
-                             const topology::RoutingModel& routing) {
-  const int m = static_cast<int>(children.size());
-  std::map<std::pair<int, int>, std::vector<const MergeFlow*>> between;
-  for (const MergeFlow& f : flows)
-    if (f.src_child != f.dst_child)
-      between[{std::min(f.src_child, f.dst_child), std::max(f.src_child, f.dst_child)}].push_back(&f);
-  std::vector<double> average(m, 0.0);
+                             const topology::RoutingModel& routing, BeamWorkspace* workspace) {
+  if (workspace) return order_children(children, flows, routing, workspace->impl().scratch_for(routing, 1).front());
   Scratch sc(static_cast<std::size_t>(routing.grid().num_channel_slots()));
-  for (const auto& [pair, list] : between) {
-    for (const MergeFlow* f : list)
-      for (const Load& l : sc.routes.get(routing, children[f->src_child].node_of_cell[f->src_cell],
-                                         children[f->dst_child].node_of_cell[f->dst_cell]))
-        sc.add(l.channel, f->bytes * l.value);
-    const double pair_mcl = BeamSearch::score_of({}, {}, sc).mcl;
-    sc.clear();
-    average[pair.first] += pair_mcl / std::max(1, m - 1);
-    average[pair.second] += pair_mcl / std::max(1, m - 1);
-  }
-  std::vector<int> order(m);
-  for (int i = 0; i < m; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return average[a] > average[b]; });
-  return order;
+  return order_children(children, flows, routing, sc);
 }
 
 BeamResult merge_children(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,

@@ -73,7 +73,8 @@ BeamResult merge_children(const std::vector<MergeChild>& children, const std::ve
                           const topology::RoutingModel& routing, const BeamOptions& options);
 
 /// The merge order: children by decreasing average pairwise MCL, ties by index.
+/// `workspace`, if given, lends its route cache.
 std::vector<int> merge_order(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
-                             const topology::RoutingModel& routing);
+                             const topology::RoutingModel& routing, BeamWorkspace* workspace = nullptr);
 
 }  // namespace rankmap::rahtm

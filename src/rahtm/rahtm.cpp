@@ -98,13 +98,15 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   }
   const int outer = static_cast<int>(std::min<std::size_t>(n, static_cast<std::size_t>(threads)));
   const MergeOptions merge_options{std::max(1, options.beam), std::max(1, threads / outer)};
+  std::vector<mapping::Mapping> slot_of(n);
   std::vector<double> mcl(n);
   parallel_for(n, outer, [&](std::size_t h, int worker) {
     merge_blocks(graph, alloc, trees[h], *routing, node_of_task[h], merge_options, [&, h, worker](double f) {
       done[h] = kTopDownShare + (1 - kTopDownShare) * f;
       if (worker == 0) report_progress();  // MapOptions::progress runs on the calling thread only
     });
-    mcl[h] = metrics::max_channel_load(graph, alloc, slots_from_nodes(alloc, node_of_task[h]), *routing);
+    slot_of[h] = slots_from_nodes(alloc, node_of_task[h]);
+    mcl[h] = metrics::max_channel_load(graph, alloc, slot_of[h], *routing);
   });
   const std::size_t best = static_cast<std::size_t>(std::min_element(mcl.begin(), mcl.end()) - mcl.begin());
   RahtmReport best_report;
@@ -120,7 +122,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
     report->cube_proven = solver.stats().proven;
     report->cube_too_large = solver.stats().too_large;
   }
-  return slots_from_nodes(alloc, node_of_task[best]);
+  return std::move(slot_of[best]);
 }
 
 }  // namespace rankmap::rahtm
