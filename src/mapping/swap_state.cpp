@@ -176,7 +176,6 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
 }
 
 bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
-  const double hop_delta = hop_bytes_change(a, b);
   const int na = node_[a], nb = node_[b];
   const auto node_after = [&](TaskId t) { return t == a ? nb : t == b ? na : node_[t]; };
   flows_.clear();
@@ -197,7 +196,7 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   edges_of(b, a);
   // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
   // removals first: then every added flow only raises loads, and the swap is dropped as soon as
-  // one of them pushes a channel above the MCL, before the rest are routed.
+  // one of them pushes a channel above the ceiling, before the rest are routed.
   std::sort(flows_.begin(), flows_.end(),
             [](const Flow& x, const Flow& y) { return x.src != y.src ? x.src < y.src : x.dst < y.dst; });
   std::size_t merged = 0;
@@ -212,7 +211,7 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   bool fits = true;
   for (const Flow& f : flows_)
     if (!(fits = add_flow(f.src, f.dst, f.bytes, ceiling))) break;
-  const bool better = fits && judge_and_apply(hop_delta);
+  const bool better = fits && judge_and_apply(hop_bytes_change(a, b));  // most swaps never get here
   for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
   touched_.clear();
   if (better) swap(a, b);
