@@ -46,34 +46,37 @@ struct Candidate {
 
 }  // namespace
 
-// Runs mahd from every start node (or the first N of start_nodes() with `emahd:N`) on
-// options.threads threads, scores each mapping by the objective, and keeps the best; ties go to
-// the earlier start. Start nodes after the first are skipped once the time budget is spent.
+// Runs mahd from every start node (or the first N of start_nodes() with `emahd:N`): the first with
+// both greedy variants as mahd does, the others with by_id. The runs share options.threads
+// threads; each mapping is scored by the objective and the best kept, ties going to the earlier
+// run. Runs after the first start's two are skipped once the time budget is spent.
 Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const Deadline deadline(options.time_budget_ms);
   const detail::MahdParameters params = detail::parse_mahd_parameters(options, "emahd", true);
   const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed);
   const detail::ObjectiveScorer score(graph, alloc, options);
   const std::vector<int> starts = start_nodes(alloc, problem.placer().most_central_node(), params.max_starts);
+  const std::size_t runs = starts.size() + 1;  // the first start with both variants, the others by_id
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
   const auto work = [&](Candidate& best) {
     try {
-      for (std::size_t i = next++; i < starts.size(); i = next++) {
-        if (i > 0 && deadline.passed()) break;
-        Candidate c{{}, i, problem.mapping(problem.placer().place(starts[i]))};
+      for (std::size_t i = next++; i < runs; i = next++) {
+        if (i > 1 && deadline.passed()) break;
+        const auto variant = i == 1 ? detail::GreedyVariant::from_centre : detail::GreedyVariant::by_id;
+        Candidate c{{}, i, problem.mapping(problem.placer().place(starts[i == 0 ? 0 : i - 1], variant))};
         c.score = score(c.mapping);
         if (c.better_than(best)) best = std::move(c);
       }
     } catch (...) {
-      next = starts.size();
+      next = runs;
       const std::lock_guard lock(failure_mutex);
       failure = std::current_exception();
     }
   };
   const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
-                                                      starts.size());
+                                                      runs);
   std::vector<Candidate> best(threads);
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(best[t]));

@@ -16,11 +16,15 @@ struct HeapEntry {
   double bytes;     ///< to placed items when pushed
   int neighbours;   ///< placed neighbours when pushed
   double total;     ///< all the item's bytes
+  /// Under GreedyVariant::from_centre, when it was pushed (later wins); 0 otherwise, leaving ties to
+  /// the id.
+  long long pushed;
   TaskId item;
   friend bool operator<(const HeapEntry& a, const HeapEntry& b) {  // the top is the largest
     if (a.bytes != b.bytes) return a.bytes < b.bytes;
     if (a.neighbours != b.neighbours) return a.neighbours < b.neighbours;
     if (a.total != b.total) return a.total < b.total;
+    if (a.pushed != b.pushed) return a.pushed < b.pushed;
     return a.item > b.item;
   }
 };
@@ -36,12 +40,48 @@ void check_feasible(const PlacementProblem& p) {
     if (left < 0) throw std::logic_error("greedy placement: the items do not fit the nodes");
 }
 
+/// Hops from `source` to every item over the graph's edges; -1 for items it cannot reach.
+std::vector<int> bfs_hops(const graph::CommGraph& g, TaskId source) {
+  std::vector<int> hops(static_cast<std::size_t>(g.num_tasks()), -1);
+  std::vector<TaskId> frontier{source};
+  hops[source] = 0;
+  for (std::size_t head = 0; head < frontier.size(); ++head)
+    for (TaskId x : g.out_neighbors(frontier[head]))
+      if (hops[x] < 0) hops[x] = hops[frontier[head]] + 1, frontier.push_back(x);
+  return hops;
+}
+
+/// Among the busiest items (equal bytes and degree to items_by_weight[0]), the one nearest the
+/// graph's centre. Many graphs have whole classes of such items (every inner point of a stencil),
+/// and the first of them by id sits at a corner of the task grid: placed on the most central node,
+/// that corner makes the rest of the grid fold around it. The centre is estimated by a double
+/// sweep (breadth-first from the first item to the farthest item u, from u to the farthest v), an
+/// item's distance from it as max(hops to u, hops to v); ties go to the earlier item.
+TaskId most_central_item(const graph::CommGraph& g, const std::vector<TaskId>& items_by_weight,
+                         const std::vector<double>& weight) {
+  const auto farthest = [](const std::vector<int>& hops) {
+    return static_cast<TaskId>(std::max_element(hops.begin(), hops.end()) - hops.begin());
+  };
+  const TaskId first = items_by_weight.front();
+  const std::vector<int> from_u = bfs_hops(g, farthest(bfs_hops(g, first)));
+  const std::vector<int> from_v = bfs_hops(g, farthest(from_u));
+  const double busiest = weight[first];
+  TaskId best = first;
+  int best_distance = std::max(from_u[first], from_v[first]);
+  for (TaskId t : items_by_weight) {
+    if (weight[t] != busiest || g.out_degree(t) != g.out_degree(first)) break;
+    const int distance = std::max(from_u[t], from_v[t]);
+    if (from_u[t] >= 0 && distance < best_distance) best = t, best_distance = distance;
+  }
+  return best;
+}
+
 }  // namespace
 
 /// The state of one placement run; GreedyPlacer::place() creates one per call.
 class GreedyRun {
  public:
-  explicit GreedyRun(const GreedyPlacer& placer);
+  GreedyRun(const GreedyPlacer& placer, GreedyVariant variant);
   std::vector<int> run(int start_node);
 
  private:
@@ -65,6 +105,8 @@ class GreedyRun {
   std::vector<int> free_;
   std::vector<int> open_, open_pos_;  ///< nodes that can still take an item, and where each sits in open_
   std::vector<HeapEntry> heap_;
+  GreedyVariant variant_;
+  long long pushes_ = 0;
   std::vector<double> bytes_to_placed_;
   std::vector<int> placed_neighbours_;
   std::deque<TaskId> queue_;
@@ -79,8 +121,8 @@ class GreedyRun {
   std::vector<std::pair<double, TaskId>> by_weight_;
 };
 
-GreedyRun::GreedyRun(const GreedyPlacer& placer)
-    : placer_(placer), graph_(*placer.problem_.graph), grid_(placer.alloc_.grid()), cost_(grid_) {
+GreedyRun::GreedyRun(const GreedyPlacer& placer, GreedyVariant variant)
+    : placer_(placer), graph_(*placer.problem_.graph), grid_(placer.alloc_.grid()), variant_(variant), cost_(grid_) {
   const TaskId n = graph_.num_tasks();
   const int nodes = placer.alloc_.num_nodes();
   node_of_item_.assign(static_cast<std::size_t>(n), -1);
@@ -101,6 +143,7 @@ GreedyRun::GreedyRun(const GreedyPlacer& placer)
 std::vector<int> GreedyRun::run(int start_node) {
   for (TaskId placed = 0; placed < graph_.num_tasks(); ++placed) {
     TaskId item = next_item();
+    if (placed == 0 && variant_ == GreedyVariant::from_centre) item = placer_.central_first_;
     if (item < 0) item = next_component_start();
     place(item, choose_node(item, placed == 0 ? start_node : -2));
   }
@@ -235,7 +278,8 @@ void GreedyRun::place(TaskId item, int node) {
       if (node_of_item_[x] >= 0) continue;
       bytes_to_placed_[x] += weights[k];
       ++placed_neighbours_[x];
-      heap_.push_back({bytes_to_placed_[x], placed_neighbours_[x], placer_.total_weight_[x], x});
+      const long long pushed = variant_ == GreedyVariant::from_centre ? ++pushes_ : 0;
+      heap_.push_back({bytes_to_placed_[x], placed_neighbours_[x], placer_.total_weight_[x], pushed, x});
       std::push_heap(heap_.begin(), heap_.end());
     }
     return;
@@ -271,6 +315,7 @@ GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem p
     if (total_weight_[a] != total_weight_[b]) return total_weight_[a] > total_weight_[b];
     return g.out_degree(a) > g.out_degree(b);
   });
+  if (next_ == NextItem::most_connected && g.num_tasks() > 0) central_first_ = most_central_item(g, items_by_weight_, total_weight_);
   const TaskId first = items_by_weight_.front();
   const std::vector<double> centrality = total_hops_to_all(alloc);
   most_central_ = -1;
@@ -281,7 +326,9 @@ GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem p
   }
 }
 
-std::vector<int> GreedyPlacer::place(int start_node) const { return GreedyRun(*this).run(start_node); }
+std::vector<int> GreedyPlacer::place(int start_node, GreedyVariant variant) const {
+  return GreedyRun(*this, variant).run(start_node);
+}
 
 Mapping slots_from_nodes(const topology::Allocation& alloc, std::span<const int> node_of_task) {
   std::vector<std::size_t> used(static_cast<std::size_t>(alloc.num_nodes()), 0);

@@ -25,13 +25,24 @@ enum class NextItem {
   most_connected,  ///< mahd: max-heap by bytes to already placed items
   discovery,       ///< gge: breadth-first, in the order items are first reached
 };
+/// Where mahd's greedy starts and how it breaks ties in its frontier. Neither variant wins
+/// everywhere, so mahd runs both (see map_mahd).
+enum class GreedyVariant {
+  /// The first item is the busiest with the lowest id; frontier ties go to the lowest id. A
+  /// periodic stencil on a whole torus comes out exactly embedded.
+  by_id,
+  /// The first item is the busiest nearest the graph's centre, and frontier ties go to the newest
+  /// entry, so the greedy keeps growing around what it placed last (a subtree, a row of a grid).
+  from_centre,
+};
 /// What the chosen node must be close to.
 enum class Target {
   placed_neighbours,     ///< mahd: least bytes-weighted average hop distance to all placed neighbours
   last_placed_neighbour  ///< gge: the nearest free node to the neighbour placed most recently
 };
 
-/// The first item (most bytes, then most neighbours) goes onto a start node, each next item onto
+/// The first item (most bytes, then most neighbours; see GreedyVariant) goes onto a start node,
+/// each next item onto
 /// the fitting node that is best for its target. The best node is found by walking rings of
 /// growing hop distance around the weighted centre of the target, which stops as soon as no
 /// farther node can be better (a node r hops from the centre c costs at least W*r - cost(c));
@@ -45,7 +56,7 @@ class GreedyPlacer {
   /// node_of_item. `start_node` receives the first item (if it does not fit, the nearest node that
   /// does); -1 means the most central node, the one with the least hop distance to all others.
   /// Safe to call from several threads at once.
-  std::vector<int> place(int start_node = -1) const;
+  std::vector<int> place(int start_node = -1, GreedyVariant variant = GreedyVariant::by_id) const;
 
   int most_central_node() const noexcept { return most_central_; }
 
@@ -61,6 +72,7 @@ class GreedyPlacer {
   std::vector<topology::Coords> coords_;  ///< of every dense node
   std::vector<double> total_weight_;      ///< bytes of each item
   std::vector<TaskId> items_by_weight_;   ///< component starts: most bytes, then most neighbours first
+  TaskId central_first_ = 0;  ///< GreedyVariant::from_centre's first item
   int most_central_ = 0;                  ///< among the nodes that fit the first item
 };
 

@@ -5,6 +5,7 @@
 #include "swap_state.hpp"
 
 #include <cmath>
+#include <memory>
 #include <random>
 
 namespace rankmap::mapping {
@@ -15,15 +16,25 @@ constexpr int kClockEvery = 4;                ///< attempts between two looks at
 /// After max(this, 2 P) fruitless random attempts in a row a full sweep of the near moves runs;
 /// the phase ends if it keeps nothing.
 constexpr long long kMinStaleAttempts = 2000;
-/// The share of the search spent shortening routes, and the MCL that phase may give back relative
-/// to where the first phase left it (never above the input's). Swaps that lower the MCL lengthen
-/// routes, and a shortening phase capped at the MCL reached finds little room. On the quality
-/// table's mesh, fragmented and stencil families (1 s budget, one worker), mahd+refine / scotch
-/// hop-bytes went from 1.30 / 1.27 / 1.22 (a quarter, no slack) to 1.17 / 1.07 / 1.00, and MCL
-/// from 0.75 / 0.64 / 0.59 to 0.86 / 0.76 / 0.70 (random: 0.90). Three quarters gave 1.20 / 1.09 /
-/// 1.02 for MCL 0.84 / 0.73 / 0.67; slack 0.25 cost more MCL than 0.1 for no more hop-bytes.
-constexpr double kShortenShare = 0.9;
+/// Under MCL the search runs three phases, each with its share of the search time:
+/// 1. descend on hop-bytes alone, without routing flows and with no cap on the loads. A search
+///    capped at the input's MCL, routing each swap's flows, stalls near its start, while the
+///    short routes found without the cap often had lower loads too.
+/// 2. lower the MCL, then hop-bytes, then squared loads (lexicographically);
+/// 3. shorten routes, with loads capped 10% above the MCL phase 2 reached (never above the
+///    input's). Swaps that lower the MCL lengthen routes, and a phase capped at the MCL reached
+///    finds little room.
+/// Phase 1 tries over a hundred times more swaps per second than the others (stencil27 on
+/// mesh:8x8x16: 687,249 in 0.6 s against 2,068 in 0.4 s). See docs/algorithms.md for what the
+/// three phases gained on the quality table.
+constexpr double kHopBytesShare = 0.6;
+constexpr double kLowerMclShare = 0.05;
+constexpr double kShortenShare = 0.35;
 constexpr double kShortenSlack = 0.1;
+/// Phase 1 costs an extra evaluation (routing its result's flows), so it runs only when the search
+/// has time for this many evaluations; at 50 ms on 16,384 tasks with six partners each, the three
+/// evaluations took the run 15% over its budget.
+constexpr double kDescentMinEvaluations = 10;
 
 Mapping starting_mapping(const graph::CommGraph& graph, const MapOptions& options) {
   if (!options.initial) return identity_mapping(graph.num_tasks());
@@ -126,58 +137,112 @@ long long sweep_near_moves(detail::SwapState& state, const topology::Allocation&
   return kept;
 }
 
+
+/// Tries swaps toward `goal` until the budget is spent or a local optimum is reached: random
+/// swaps, and after max(2000, 2 P) fruitless ones in a row a sweep of every near move; the phase
+/// ends if that sweep keeps nothing. Returns true at a local optimum.
+bool run_phase(detail::SwapState& state, const topology::Allocation& alloc, SwapPicker& pick, AttemptBudget& budget,
+               bool hot_first, detail::RefineReport& report) {
+  const long long stale_limit = std::max<long long>(kMinStaleAttempts, 2LL * alloc.num_slots());
+  for (long long stale = 0; !budget.spent();) {
+    if (stale >= stale_limit) {
+      const long long kept = sweep_near_moves(state, alloc, budget);
+      if (kept < 0) return false;
+      ++report.sweeps;
+      report.kept += kept;
+      if (kept == 0) return true;
+      stale = 0;
+      continue;
+    }
+    const TaskId a = pick.first(hot_first);
+    if (a < 0) return true;
+    if (budget.try_swap(state, a, pick.partner(a))) stale = 0, ++report.kept;
+    else ++stale;
+  }
+  return false;
+}
+
+/// `share` of the `refine:N` attempts (0: no limit).
+long long attempts_share(long long max_attempts, double share) {
+  return max_attempts == 0 ? 0 : std::max<long long>(1, std::llround(static_cast<double>(max_attempts) * share));
+}
+
+/// Runs one phase within `ms` and `attempts`.
+bool run_within(detail::SwapState& state, const topology::Allocation& alloc, std::uint64_t seed, double ms,
+                long long attempts, bool hot_first, detail::RefineReport& report) {
+  SwapPicker pick(state, alloc, seed);
+  AttemptBudget budget(ms, attempts);
+  const bool at_optimum = run_phase(state, alloc, pick, budget, hot_first, report);
+  report.attempts += budget.done();
+  return at_optimum;
+}
+
+/// Phase 1 under MCL: hop-bytes alone, on a state that routes nothing. Returns its result, or the
+/// input if the budget ran out during the setup.
+Mapping descend_on_hop_bytes(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                             const MapOptions& options, const Mapping& initial, const Deadline& budget,
+                             double search_ms, long long max_attempts, detail::RefineReport& report) {
+  MapOptions hop_options = options;
+  hop_options.objective = Objective::hop_bytes;
+  detail::SwapState state(graph, alloc, hop_options, initial, budget);
+  if (!state.ready()) return initial;
+  report.converged = run_within(state, alloc, options.seed, search_ms * kHopBytesShare,
+                                attempts_share(max_attempts, kHopBytesShare), false, report);
+  return state.mapping();
+}
+
 }  // namespace
 
-// Starts from options.initial (the previous chain stage; the identity if none) and tries swaps
-// in two phases: a tenth of the search on the objective (under MCL: the MCL, then hop-bytes,
-// then squared loads), nine tenths (under MCL) on hop-bytes with loads capped 10% above the MCL
-// the first phase reached. Each phase tries random swaps; after max(2000, 2 P) fruitless ones
-// in a row it sweeps every near move once, and ends if that keeps nothing (a local optimum for
-// the near moves), else goes back to random swaps. A phase also ends when its share of the time
-// budget or of the `refine:N` attempts is spent.
-// The result is returned only if the objective recomputed from scratch is not worse than the
-// input's. The budget covers the setup and the final check: the setup (routing every flow once)
-// gives up when the budget runs out, and the search stops early by the time the setup's
-// evaluation took (the final check costs the same) plus 3% of the budget.
+// Starts from options.initial (the previous chain stage; the identity if none). Under hop-bytes it
+// is one search on hop-bytes; under MCL the three phases above. The result is returned only if the
+// objective recomputed from scratch is not worse than the input's. The budget covers the setup and
+// the final check: setting up a state (routing every flow once) gives up when the budget runs out,
+// and the search leaves time for the final check (as long as routing every flow took) plus 3% of
+// the budget.
 Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                const MapOptions& options, RefineReport& report) {
   report = {};
+  report.converged = true;
   const Deadline budget(options.time_budget_ms);
   const long long max_attempts = detail::count_parameter(options, "refine", 0);
-  Mapping initial = starting_mapping(graph, options);
+  const Mapping initial = starting_mapping(graph, options);
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
-  detail::SwapState state(graph, alloc, options, initial, budget);
-  if (!state.ready()) return initial;
-  const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - 0.03 * options.time_budget_ms;
-  SwapPicker pick(state, alloc, options.seed);
-  const long long stale_limit = std::max<long long>(kMinStaleAttempts, 2LL * graph.num_tasks());
-  report.converged = true;
-  for (const auto& [goal, fraction] : {std::pair{detail::SwapState::Goal::objective, 1 - kShortenShare},
-                                       std::pair{detail::SwapState::Goal::shorten, kShortenShare}}) {
-    state.set_goal(goal, kShortenSlack);
-    AttemptBudget phase(search_ms * fraction,
-                        max_attempts == 0 ? 0 : std::max<long long>(1, std::llround(max_attempts * fraction)));
-    bool at_optimum = false;
-    for (long long stale = 0; !phase.spent();) {
-      if (stale >= stale_limit) {
-        const long long kept = sweep_near_moves(state, alloc, phase);
-        if (kept < 0) break;
-        ++report.sweeps;
-        report.kept += kept;
-        if ((at_optimum = kept == 0)) break;
-        stale = 0;
-        continue;
-      }
-      const TaskId a = pick.first(goal == detail::SwapState::Goal::objective);
-      if ((at_optimum = a < 0)) break;
-      if (phase.try_swap(state, a, pick.partner(a))) stale = 0, ++report.kept;
-      else ++stale;
-    }
-    report.attempts += phase.done();
-    report.converged = report.converged && at_optimum;
+  const double reserve_ms = 0.03 * options.time_budget_ms;
+  if (options.objective == Objective::hop_bytes) {
+    detail::SwapState state(graph, alloc, options, initial, budget);
+    if (!state.ready()) return initial;
+    const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - reserve_ms;
+    report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
+    return state.exact_objective() < state.initial_objective() ? state.mapping() : initial;
   }
-  if (state.mapping() == initial || state.exact_objective() > state.initial_objective()) return initial;
-  return state.mapping();
+  auto state = std::make_unique<detail::SwapState>(graph, alloc, options, initial, budget);
+  if (!state->ready()) return initial;
+  const double input_mcl = state->initial_objective();  // the result must not exceed it
+  const double evaluation_ms = state->evaluation_ms();
+  // Each phase's share is of the time left when it starts, so time a phase leaves at a local
+  // optimum goes to the next ones.
+  const auto search_ms = [&](double evaluations_left) {
+    return budget.remaining_ms() - evaluations_left * 1.1 * evaluation_ms - reserve_ms;
+  };
+  if (search_ms(2) > kDescentMinEvaluations * evaluation_ms) {
+    const Mapping shortened =
+        descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2), max_attempts, report);
+    if (shortened != initial) {
+      state.reset();
+      state = std::make_unique<detail::SwapState>(graph, alloc, options, shortened, budget);
+      if (!state->ready()) return initial;
+    }
+  }
+  const double mcl_share = kLowerMclShare / (kLowerMclShare + kShortenShare);
+  report.converged = run_within(*state, alloc, options.seed, search_ms(1) * mcl_share,
+                                attempts_share(max_attempts, kLowerMclShare), true, report) &&
+                     report.converged;
+  state->set_goal(detail::SwapState::Goal::shorten, std::min(input_mcl, (1 + kShortenSlack) * state->objective()));
+  report.converged = run_within(*state, alloc, options.seed, search_ms(1), attempts_share(max_attempts, kShortenShare),
+                                false, report) &&
+                     report.converged;
+  if (state->mapping() == initial || state->exact_objective() > input_mcl) return initial;
+  return state->mapping();
 }
 
 Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {

@@ -128,9 +128,9 @@ void SwapState::for_each_in_edge(TaskId t, Visit&& visit) const {
 
 SwapState::~SwapState() = default;
 
-void SwapState::set_goal(Goal goal, double slack) {
+void SwapState::set_goal(Goal goal, double ceiling) {
   goal_ = goal;
-  if (routing_ && goal == Goal::shorten) shorten_ceiling_ = std::min(initial_objective_, (1 + slack) * loads_->max());
+  shorten_ceiling_ = ceiling;
 }
 
 double SwapState::load_ceiling() const {

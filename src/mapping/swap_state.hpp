@@ -43,9 +43,9 @@ class SwapState {
   bool ready() const noexcept { return ready_; }
 
   enum class Goal { objective, shorten };
-  /// Entering `shorten` fixes the ceiling of channel loads at min(initial objective, (1 + slack)
-  /// times the current MCL): some MCL is traded for shorter routes, never above the input's.
-  void set_goal(Goal goal, double slack = 0);
+  /// Under `shorten` no channel load may rise above `ceiling` (nor above the current MCL if that
+  /// is higher): some MCL is traded for shorter routes.
+  void set_goal(Goal goal, double ceiling = 0);
   /// How long computing the initial objective took: about what exact_objective() costs.
   double evaluation_ms() const noexcept { return evaluation_ms_; }
 

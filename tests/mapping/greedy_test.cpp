@@ -62,6 +62,27 @@ TEST(Mahd, StencilOnAMatchingTorusIsEmbeddedWithUnitDilation) {
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(g, a, run("mahd", g, a)), g.total_weight());
 }
 
+TEST(Mahd, PeriodicStencilWithTwoTasksPerNodeKeepsEveryEdgeWithinOneHop) {
+  // halo3d's graph in the SMPI benchmark: 16x8x8 periodic on torus:8x8x8, 2 per node. The by_id
+  // variant embeds it exactly (from_centre alone gave 2.3 times the hop-bytes).
+  const Allocation a = Allocation::full(Grid::parse("torus:8x8x8"), 2);
+  const auto g = testing::stencil_graph({16, 8, 8}, true);
+  const Mapping m = run("mahd", g, a);
+  for (const graph::Edge& e : g.edges())
+    EXPECT_LE(a.grid().hops(a.node_of_slot(m[e.src]), a.node_of_slot(m[e.dst])), 1);
+}
+
+TEST(Mahd, PathOnALineIsLaidStraight) {
+  // path_graph(8) on mesh:8. by_id starts from task 1 (the first of the busiest) on node 3, and the
+  // path must fold back (hop-bytes 26). from_centre starts from task 3, nearest the path's middle,
+  // and, newest first, runs 4..7 one way and 2..0 the other: every edge one hop, hop-bytes 2 x 7.
+  const Allocation a = Allocation::full(Grid::parse("mesh:8"), 1);
+  const auto g = testing::path_graph(8);
+  const Mapping m = run("mahd", g, a);
+  EXPECT_DOUBLE_EQ(metrics::hop_bytes(g, a, m), 14);
+  EXPECT_DOUBLE_EQ(mcl(g, a, m), 1);
+}
+
 TEST(Mahd, DirectAndConcentratedBothBeatTheRandomLaunchOrder) {
   const Allocation a = Allocation::full(Grid::parse("torus:4x4x4"), 4);
   const auto g = testing::stencil_graph({16, 16}, true);
