@@ -11,6 +11,8 @@
 4. The 3D halo exchange at 64 ranks on torus:4x4x4: the identity placement (the 4x4x4 process
    grid on the 4x4x4 torus, every message one hop on its own link) checks its results and is
    at least twice as fast as a seeded random placement, whose messages share links.
+5. sweep_stages.py on a hand-checked case: the 4x4 rank grid in order on torus:4x4, where x and y
+   successors are one hop and z's (i-1, j+1) two, each link carrying one flow.
 
 Usage: smoke_test.py WORKDIR [RANKMAP]
 """
@@ -24,6 +26,7 @@ sys.path.insert(0, here)
 import hostfile  # noqa: E402
 import smpi_platform  # noqa: E402
 import smpi_run  # noqa: E402
+import sweep_stages  # noqa: E402
 
 
 def build(workdir):
@@ -145,6 +148,14 @@ def check_halo(workdir, bin_dir):
     assert 2 * times["identity"] < times["random"], times
 
 
+def check_sweep_stages():
+    hosts = [smpi_platform.simgrid_coords(r, [4, 4]) for r in range(16)]  # rank j*4 + i on (i, j)
+    got = {name: sweep_stages.direction_loads(hosts, [4, 4], 4, successor)
+           for name, successor in sweep_stages.SUCCESSORS.items()}
+    assert got == {"x": (1, 1.0), "y": (1, 1.0), "z": (1, 2.0)}, got
+    print("sweep_stages: the hand-checked 4x4 case agrees")
+
+
 def main(argv):
     if not argv:
         print(__doc__, file=sys.stderr)
@@ -161,6 +172,7 @@ def main(argv):
         print(verify.stderr, file=sys.stderr)
         return 1
     check_conversion(workdir, rankmap)
+    check_sweep_stages()
     check_halo(workdir, bin_dir)
     if rankmap and "  gen" in subprocess.run([rankmap, "--help"], capture_output=True, text=True).stdout:
         check_graphs(workdir, bin_dir, rankmap)

@@ -137,7 +137,6 @@ long long sweep_near_moves(detail::SwapState& state, const topology::Allocation&
   return kept;
 }
 
-
 /// Tries swaps toward `goal` until the budget is spent or a local optimum is reached: random
 /// swaps, and after max(2000, 2 P) fruitless ones in a row a sweep of every near move; the phase
 /// ends if that sweep keeps nothing. Returns true at a local optimum.
