@@ -58,7 +58,8 @@ DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
 # Mappings compared. rankmap algorithms are `rankmap map --algo NAME [options]`.
 DIMORDERS = {3: ["dimorder:TABC", "dimorder:CBAT"], 5: ["dimorder:TABCDE", "dimorder:ACEBDT"]}
 RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
-                 ("mahd+refine@dor", ["--routing", "dor"]), ("rahtm", []), ("scotch", [])]
+                 ("mahd+refine@dor", ["--routing", "dor"]), ("emahd+refine@dor", ["--routing", "dor"]),
+                 ("rahtm", []), ("rahtm+refine@dor", ["--routing", "dor"]), ("scotch", [])]
 TIME_BUDGET_MS = "20000"
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
