@@ -5,6 +5,8 @@
 #   bench/run_rahtm_bench.sh [BUILD_DIR]      default build/; needs python3; about an hour
 # RAHTM_BENCH_INSTANCES="name ..." re-runs some instances only (names as rahtm_quality prints them); the
 # rows of the others are kept from the last run (bench/results/rahtm_quality.tsv), each with its date.
+# RAHTM_BENCH_ALGOS="algo ..." re-runs only those rows (e.g. "mahd+refine" after a change to it) and
+# keeps the others; the section then lists the rows that were re-run, with their date.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,7 @@ listed = listed.split()
 rows = {}
 order = []
 started = {}
+rerun = {}  # (algorithm, date) -> instances whose row of that algorithm is newer than the instance's run
 for line in open(path):
     f = line.rstrip("\n").split("\t")
     if len(f) < 7:
@@ -36,6 +39,9 @@ for line in open(path):
         rows[inst] = {}
         order.append(inst)
         started[inst] = f[7] if len(f) > 7 else start
+    row_date = f[7] if len(f) > 7 else start
+    if row_date != started[inst]:
+        rerun.setdefault((algo, row_date), []).append(inst)
     rows[inst][algo] = dict(mcl=None if mcl == "-" else float(mcl), wall=wall, cpu=cpu_s, note=note)
 
 # The BG/Q orders on 5-D grids; the same orders on the 3-D grid (A, B, C, then T = the slots of a node).
@@ -65,7 +71,9 @@ lines = ["## RAHTM (issue 5)", "",
          "- Graphs: `rankmap gen nas-cg|nas-bt|nas-sp --ranks P`. Allocations: the whole grid with the given ppn;",
          "  `fragmented128` = 128 nodes of `torus:8x8x8` chosen by `fragmented_nodes(grid, 128, seed 1)`, ppn 8.",
          "- ABCDET, TABCDE, ACEBDT are `dimorder:` orders (T = the slots of a node); on the 3-D grid the same orders",
-         "  ABCT, TABC, ACBT.", "",
+         "  ABCT, TABC, ACBT."] + \
+        [f"- Re-run on {d} UTC: the `{a}` rows of {len(v)} instances (the other rows are from the dates above)."
+         for (a, d), v in sorted(rerun.items())] + ["",
          "| instance | " + " | ".join(c for c, _ in columns) + " | rahtm / best other | rahtm wall s | rahtm CPU s | target |",
          "|---|" + "---:|" * len(columns) + "---:|---:|---:|---|"]
 notes = []
@@ -107,17 +115,22 @@ python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
 }
 
 instances=${RAHTM_BENCH_INSTANCES:-$("$build/bench/rahtm_quality" --list)}
-if [ -n "${RAHTM_BENCH_INSTANCES:-}" ] && [ -f "$tsv" ]; then
+algos=${RAHTM_BENCH_ALGOS:-}
+only=()
+for a in $algos; do only+=(--only "$a"); done
+if { [ -n "${RAHTM_BENCH_INSTANCES:-}" ] || [ -n "$algos" ]; } && [ -f "$tsv" ]; then
   kept=$(mktemp)
-  awk -F'\t' -v skip="$RAHTM_BENCH_INSTANCES" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; ++i) drop[s[i]] = 1 }
-       !($1 in drop)' "$tsv" >"$kept"
+  awk -F'\t' -v skip="$instances" -v algos="$algos" '
+       BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; ++i) drop[s[i]] = 1
+               m = split(algos, a, " "); for (i = 1; i <= m; ++i) redo[a[i]] = 1 }
+       !(($1 in drop) && (m == 0 || ($2 in redo)))' "$tsv" >"$kept"
   mv "$kept" "$tsv"
 else
   : >"$tsv"
 fi
 # One instance at a time, the section rewritten after each: a run cut short still reports what it measured.
 for instance in $instances; do
-  "$build/bench/rahtm_quality" "$instance" | sed "s/\$/\t$start/" | tee -a "$tsv"
+  "$build/bench/rahtm_quality" "${only[@]}" "$instance" | sed "s/\$/\t$start/" | tee -a "$tsv"
   write_section
 done
 cat "$section"
