@@ -142,8 +142,8 @@ GreedyRun::GreedyRun(const GreedyPlacer& placer, GreedyVariant variant)
 
 std::vector<int> GreedyRun::run(int start_node) {
   for (TaskId placed = 0; placed < graph_.num_tasks(); ++placed) {
-    TaskId item = next_item();
-    if (placed == 0 && variant_ == GreedyVariant::from_centre) item = placer_.central_first_;
+    const bool centre_start = placed == 0 && variant_ == GreedyVariant::from_centre;
+    TaskId item = centre_start ? placer_.central_first_ : next_item();
     if (item < 0) item = next_component_start();
     place(item, choose_node(item, placed == 0 ? start_node : -2));
   }
@@ -315,7 +315,8 @@ GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem p
     if (total_weight_[a] != total_weight_[b]) return total_weight_[a] > total_weight_[b];
     return g.out_degree(a) > g.out_degree(b);
   });
-  if (next_ == NextItem::most_connected && g.num_tasks() > 0) central_first_ = most_central_item(g, items_by_weight_, total_weight_);
+  if (next_ == NextItem::most_connected && g.num_tasks() > 0)
+    central_first_ = most_central_item(g, items_by_weight_, total_weight_);
   const TaskId first = items_by_weight_.front();
   const std::vector<double> centrality = total_hops_to_all(alloc);
   most_central_ = -1;
