@@ -38,6 +38,10 @@ nlohmann::ordered_json evaluate_job(const EvalOptions& options) {
   if (job.mapping && job.mapping->objective) out["objective"] = *job.mapping->objective;
   out["routing"] = routing.to_string();
   out["mcl"] = metrics::max_channel_load(job.graph, job.alloc, slot_of, *model);
+  if (!job.phases.empty()) {
+    out["phases"] = job.phases.size();
+    out["mcl_phased"] = metrics::phased_max_channel_load(job.phases, job.alloc, slot_of, *model);
+  }
   out["hop_bytes"] = q.hop_bytes;
   out["mcl_dor"] = q.mcl_dor;
   out["mcl_adaptive"] = q.mcl_adaptive;
@@ -73,8 +77,10 @@ void print_text(const nlohmann::ordered_json& result) {
 void add_eval_command(CLI::App& app) {
   auto options = std::make_shared<EvalOptions>();
   auto* eval = app.add_subcommand(
-      "eval", "hop-bytes, maximum channel load under each routing model, dilation and the MCL lower bound of a mapping");
+      "eval", "hop-bytes, maximum channel load under each routing model, dilation and the MCL lower bound of a mapping "
+      "(and with --phases, the sum of the phases' MCLs under --routing)");
   add_job_options(*eval, options->job, true);
+  add_phases_option(*eval, options->job);
   eval->add_option("--routing", options->routing,
                    "routing model of the `mcl` figure: adaptive (default), adaptive-hop, dor or dor:<order>");
   eval->add_flag("--json", options->json, "print one JSON object instead of text");

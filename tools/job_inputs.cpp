@@ -39,6 +39,14 @@ void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) 
                        "mapping file to evaluate instead of the identity; must match the graph and allocation");
 }
 
+void add_phases_option(CLI::App& command, JobOptions& options) {
+  command
+      .add_option("--phases", options.phases,
+                  "the graph's communication as phases that run one after another (e.g. the x, y and z sweeps "
+                  "of NAS BT), one graph file each, comma-separated: MCL becomes the sum of the phases' MCLs")
+      ->delimiter(',');
+}
+
 void add_allocation_options(CLI::App& command, JobOptions& options) {
   auto* topology = command.add_option("--topology", options.topology,
                                       "the whole machine as the allocation, e.g. torus:4x4x4x4x2, mesh:8x8x16 or "
@@ -61,6 +69,12 @@ Job load_job(const JobOptions& options) {
     throw InputError(options.graph + ": the graph has " + std::to_string(tasks) + " tasks but the allocation (" +
                      describe(options) + ") has only " + std::to_string(whole.num_slots()) + " slots");
   job.alloc = tasks == whole.num_slots() ? whole : whole.first_slots(tasks);
+  for (const std::string& path : options.phases) {
+    job.phases.push_back(graph::read_graph_file(path));
+    if (job.phases.back().num_tasks() != tasks)
+      throw InputError(path + ": the phase has " + std::to_string(job.phases.back().num_tasks()) +
+                       " tasks but the graph (" + options.graph + ") " + std::to_string(tasks));
+  }
   if (!options.mapping.empty()) {
     job.mapping = mapping::read_mapping_file(options.mapping);
     mapping::check_mapping_matches(*job.mapping, job.graph, job.alloc, options.mapping);

@@ -9,12 +9,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rankmap::tools {
 
-/// The values of --graph, --topology, --alloc-file, --ppn and --mapping.
+/// The values of --graph, --phases, --topology, --alloc-file, --ppn and --mapping.
 struct JobOptions {
   std::string graph;
+  std::vector<std::string> phases;
   std::string topology;
   std::string alloc_file;
   int ppn = 0;
@@ -24,6 +26,9 @@ struct JobOptions {
 /// Adds --graph (required), --topology | --alloc-file (one of them), --ppn and, when
 /// `with_mapping`, --mapping to `command`.
 void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping);
+
+/// Adds --phases, for the commands that measure MCL.
+void add_phases_option(CLI::App& command, JobOptions& options);
 
 /// Adds --topology | --alloc-file (one of them) and --ppn, the allocation part of the job options.
 void add_allocation_options(CLI::App& command, JobOptions& options);
@@ -35,6 +40,7 @@ topology::Allocation load_allocation(const JobOptions& options);
 /// mapping file if one was given (already checked against both).
 struct Job {
   graph::CommGraph graph;
+  std::vector<graph::CommGraph> phases;  ///< of --phases, each with the graph's task count
   topology::Allocation alloc;
   std::optional<mapping::MappingFile> mapping;
 };

@@ -117,11 +117,13 @@ void run_map(const MapCommandOptions& o) {
   options.beam = o.beam;
   const Job job = load_job(o.job);
   if (job.mapping) options.initial = &job.mapping->slot_of;
+  options.phases = job.phases;
 
   const auto model = topology::make_routing_model(job.alloc.grid(), options.routing);
   const auto score = [&](const mapping::Mapping& m) {
-    return options.objective == mapping::Objective::mcl ? metrics::max_channel_load(job.graph, job.alloc, m, *model)
-                                                        : metrics::hop_bytes(job.graph, job.alloc, m);
+    if (options.objective == mapping::Objective::hop_bytes) return metrics::hop_bytes(job.graph, job.alloc, m);
+    return job.phases.empty() ? metrics::max_channel_load(job.graph, job.alloc, m, *model)
+                              : metrics::phased_max_channel_load(job.phases, job.alloc, m, *model);
   };
   const double before = score(mapping::identity_mapping(job.graph.num_tasks()));
   const auto start = std::chrono::steady_clock::now();
@@ -142,8 +144,10 @@ void run_map(const MapCommandOptions& o) {
   file.slot_of = std::move(slot_of);
   mapping::write_mapping_file(o.output, file);
 
-  const std::string objective = options.objective == mapping::Objective::mcl ? "mcl (" + options.routing.to_string() + ")"
-                                                                              : std::string("hopbytes");
+  std::string objective = options.objective == mapping::Objective::mcl ? "mcl (" + options.routing.to_string() + ")"
+                                                                        : std::string("hopbytes");
+  if (options.objective == mapping::Objective::mcl && !job.phases.empty())
+    objective += ", summed over " + std::to_string(job.phases.size()) + " phases";
   std::printf("algorithm  %s\n", o.algorithm.c_str());
   std::printf("objective  %s\n", objective.c_str());
   std::printf("before     %.10g (identity)\n", before);
@@ -160,6 +164,7 @@ void add_map_command(CLI::App& app) {
   auto options = std::make_shared<MapCommandOptions>();
   auto* map = app.add_subcommand("map", "compute a mapping with an algorithm or a chain (a+b) and write a mapping file");
   add_job_options(*map, options->job, true);
+  add_phases_option(*map, options->job);
   map->get_option("--mapping")->description("mapping file the first stage starts from (e.g. --algo refine); must match");
   map->add_option("--algo", options->algorithm, "algorithm or chain, e.g. mahd+refine; known: " + algorithm_names())
       ->required();

@@ -8,14 +8,16 @@ namespace rankmap::mapping::detail {
 
 ObjectiveScorer::ObjectiveScorer(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                  const MapOptions& options)
-    : graph_(graph), alloc_(alloc) {
+    : graph_(graph), alloc_(alloc), phases_(options.phases) {
   if (options.objective == Objective::mcl) routing_ = topology::make_routing_model(alloc.grid(), options.routing);
 }
 
 Score ObjectiveScorer::operator()(std::span<const SlotId> slot_of) const {
   Score score;
   score.hop_bytes = metrics::hop_bytes(graph_, alloc_, slot_of);
-  score.objective = routing_ ? metrics::max_channel_load(graph_, alloc_, slot_of, *routing_) : score.hop_bytes;
+  if (!routing_) score.objective = score.hop_bytes;
+  else if (phases_.empty()) score.objective = metrics::max_channel_load(graph_, alloc_, slot_of, *routing_);
+  else score.objective = metrics::phased_max_channel_load(phases_, alloc_, slot_of, *routing_);
   return score;
 }
 

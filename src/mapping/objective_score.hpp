@@ -10,7 +10,7 @@ namespace rankmap::mapping::detail {
 
 /// The objective value of a mapping, with hop-bytes breaking MCL ties.
 struct Score {
-  double objective = 0;  ///< MCL under options.routing, or hop-bytes
+  double objective = 0;  ///< MCL under options.routing (summed over options.phases if any), or hop-bytes
   double hop_bytes = 0;
   friend bool operator<(const Score& a, const Score& b) {
     return a.objective < b.objective || (a.objective == b.objective && a.hop_bytes < b.hop_bytes);
@@ -27,6 +27,7 @@ class ObjectiveScorer {
  private:
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
+  std::span<const graph::CommGraph> phases_;
   std::unique_ptr<topology::RoutingModel> routing_;  ///< null under the hop-bytes objective
 };
 

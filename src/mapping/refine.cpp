@@ -22,7 +22,7 @@ constexpr long long kMinStaleAttempts = 2000;
 ///    short routes found without the cap often had lower loads too.
 /// 2. lower the MCL, then hop-bytes, then squared loads (lexicographically);
 /// 3. shorten routes, with loads capped 10% above the MCL phase 2 reached (never above the
-///    input's). Swaps that lower the MCL lengthen routes, and a phase capped at the MCL reached
+///    input's; with MapOptions::phases, each communication phase's loads by its own MCLs). Swaps that lower the MCL lengthen routes, and a phase capped at the MCL reached
 ///    finds little room.
 /// Phase 1 tries over a hundred times more swaps per second than the others (stencil27 on
 /// mesh:8x8x16: 687,249 in 0.6 s against 2,068 in 0.4 s). See docs/algorithms.md for what the
@@ -217,6 +217,7 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   auto state = std::make_unique<detail::SwapState>(graph, alloc, options, initial, budget);
   if (!state->ready()) return initial;
   const double input_mcl = state->initial_objective();  // the result must not exceed it
+  const std::vector<double> input_phase_mcls = state->phase_mcls();
   const double evaluation_ms = state->evaluation_ms();
   // Each phase's share is of the time left when it starts, so time a phase leaves at a local
   // optimum goes to the next ones.
@@ -236,7 +237,10 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   report.converged = run_within(*state, alloc, options.seed, search_ms(1) * mcl_share,
                                 attempts_share(max_attempts, kLowerMclShare), true, report) &&
                      report.converged;
-  state->set_goal(detail::SwapState::Goal::shorten, std::min(input_mcl, (1 + kShortenSlack) * state->objective()));
+  std::vector<double> ceilings = state->phase_mcls();
+  for (std::size_t p = 0; p < ceilings.size(); ++p)
+    ceilings[p] = std::min(input_phase_mcls[p], (1 + kShortenSlack) * ceilings[p]);
+  state->set_goal(detail::SwapState::Goal::shorten, std::move(ceilings));
   report.converged = run_within(*state, alloc, options.seed, search_ms(1), attempts_share(max_attempts, kShortenShare),
                                 false, report) &&
                      report.converged;

@@ -65,32 +65,35 @@ std::size_t MaxTree::argmax() const {
   return i - size_;
 }
 
+InEdges::InEdges(const graph::CommGraph& graph) {
+  const auto tasks = static_cast<std::size_t>(graph.num_tasks());
+  offsets.assign(tasks + 1, 0);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t)
+    for (TaskId x : graph.out_neighbors(t)) ++offsets[x + 1];
+  for (std::size_t t = 0; t < tasks; ++t) offsets[t + 1] += offsets[t];
+  sources.resize(static_cast<std::size_t>(graph.num_edges()));
+  weights.resize(sources.size());
+  std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
+    const auto targets = graph.out_neighbors(t);
+    const auto out_weights = graph.out_weights(t);
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const std::int64_t at = fill[targets[k]]++;
+      sources[at] = t;
+      weights[at] = out_weights[k];
+    }
+  }
+}
+
 SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
                      Mapping initial, const Deadline& deadline)
-    : graph_(graph), alloc_(alloc), lookup_(alloc), slot_of_(std::move(initial)) {
+    : graph_(graph), alloc_(alloc), lookup_(alloc), in_(graph), slot_of_(std::move(initial)) {
   task_of_slot_ = inverse(slot_of_);
   node_.resize(slot_of_.size());
   for (std::size_t t = 0; t < slot_of_.size(); ++t) node_[t] = alloc.node_index_of_slot(slot_of_[t]);
   coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));
   for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = alloc.grid().coords_of(alloc.node(i));
   is_hot_.assign(slot_of_.size(), 0);
-  // In-edges by a counting sort: CommGraph::transposed() sorts every edge, which costs more.
-  in_offsets_.assign(slot_of_.size() + 1, 0);
-  for (TaskId t = 0; t < graph.num_tasks(); ++t)
-    for (TaskId x : graph.out_neighbors(t)) ++in_offsets_[x + 1];
-  for (std::size_t t = 0; t < slot_of_.size(); ++t) in_offsets_[t + 1] += in_offsets_[t];
-  in_sources_.resize(static_cast<std::size_t>(graph.num_edges()));
-  in_weights_.resize(in_sources_.size());
-  std::vector<std::int64_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
-  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-    const auto targets = graph.out_neighbors(t);
-    const auto weights = graph.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      const std::int64_t at = fill[targets[k]]++;
-      in_sources_[at] = t;
-      in_weights_[at] = weights[k];
-    }
-  }
   const auto start = std::chrono::steady_clock::now();
   if (options.objective == Objective::hop_bytes) {
     hop_bytes_ = initial_objective_ = metrics::hop_bytes(graph, alloc, slot_of_);
@@ -98,6 +101,12 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
   } else {
     routing_ = topology::make_routing_model(alloc.grid(), options.routing);
     hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
+    if (options.phases.empty()) phases_.emplace_back(&graph, &in_);
+    phase_in_.reserve(options.phases.size());
+    for (const graph::CommGraph& phase : options.phases) {
+      phase_in_.emplace_back(phase);
+      phases_.emplace_back(&phase, &phase_in_.back());
+    }
     initial_loads(deadline);
   }
   evaluation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -106,42 +115,60 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
 // The same sums in the same order as metrics::channel_loads, so that initial_objective() and
 // exact_objective() are computed alike, but with a look at the clock every 1024 flows.
 void SwapState::initial_loads(const Deadline& deadline) {
-  const std::vector<metrics::NodeFlow> flows = metrics::node_flows(graph_, alloc_, slot_of_);
-  std::vector<double> loads(static_cast<std::size_t>(alloc_.grid().num_channel_slots()), 0.0);
-  for (std::size_t i = 0; i < flows.size(); ++i) {
-    if (i % 1024 == 0 && deadline.passed()) return;
-    routing_->add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
+  channels_ = alloc_.grid().num_channel_slots();
+  initial_objective_ = 0;
+  for (Phase& phase : phases_) {
+    const std::vector<metrics::NodeFlow> flows = metrics::node_flows(*phase.graph, alloc_, slot_of_);
+    std::vector<double> loads(static_cast<std::size_t>(channels_), 0.0);
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      if (i % 1024 == 0 && deadline.passed()) return;
+      routing_->add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
+    }
+    const double mcl = metrics::max_channel_load(loads);
+    initial_objective_ += mcl;
+    phase.inv_scale = mcl > 0 ? 1.0 / mcl : 1.0;
+    for (double l : loads) sum_penalty_ += penalty(phase, l);
+    phase.loads = std::make_unique<MaxTree>(loads);
   }
-  initial_objective_ = metrics::max_channel_load(loads);
-  inv_scale_ = initial_objective_ > 0 ? 1.0 / initial_objective_ : 1.0;
-  for (double l : loads) sum_penalty_ += penalty(l);
-  loads_ = std::make_unique<MaxTree>(loads);
-  delta_.assign(loads.size(), 0.0);
-  marked_.assign(loads.size(), 0);
+  delta_.assign(static_cast<std::size_t>(channels_) * phases_.size(), 0.0);
+  marked_.assign(delta_.size(), 0);
   ready_ = true;
 }
 
 template <typename Visit>
-void SwapState::for_each_in_edge(TaskId t, Visit&& visit) const {
-  for (std::int64_t k = in_offsets_[t]; k < in_offsets_[t + 1]; ++k) visit(in_sources_[k], in_weights_[k]);
+void SwapState::for_each_in_edge(const InEdges& in, TaskId t, Visit&& visit) const {
+  for (std::int64_t k = in.offsets[t]; k < in.offsets[t + 1]; ++k) visit(in.sources[k], in.weights[k]);
 }
 
 SwapState::~SwapState() = default;
 
-void SwapState::set_goal(Goal goal, double ceiling) {
+void SwapState::set_goal(Goal goal, std::vector<double> ceilings) {
   goal_ = goal;
-  shorten_ceiling_ = ceiling;
+  for (std::size_t p = 0; p < phases_.size(); ++p) phases_[p].ceiling = p < ceilings.size() ? ceilings[p] : 0;
 }
 
-double SwapState::load_ceiling() const {
-  return goal_ == Goal::shorten ? std::max(loads_->max(), shorten_ceiling_) : loads_->max();
+std::vector<double> SwapState::phase_mcls() const {
+  std::vector<double> mcls;
+  for (const Phase& phase : phases_) mcls.push_back(phase.loads->max());
+  return mcls;
 }
 
-double SwapState::objective() const { return routing_ ? loads_->max() : hop_bytes_; }
+double SwapState::load_ceiling(const Phase& phase) const {
+  return goal_ == Goal::shorten ? std::max(phase.loads->max(), phase.ceiling) : phase.loads->max();
+}
+
+double SwapState::objective() const {
+  if (!routing_) return hop_bytes_;
+  double sum = 0;
+  for (const Phase& phase : phases_) sum += phase.loads->max();
+  return sum;
+}
 
 double SwapState::exact_objective() const {
-  return routing_ ? metrics::max_channel_load(graph_, alloc_, slot_of_, *routing_)
-                  : metrics::hop_bytes(graph_, alloc_, slot_of_);
+  if (!routing_) return metrics::hop_bytes(graph_, alloc_, slot_of_);
+  double sum = 0;
+  for (const Phase& phase : phases_) sum += metrics::max_channel_load(*phase.graph, alloc_, slot_of_, *routing_);
+  return sum;
 }
 
 bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a, b) : try_swap_hop_bytes(a, b); }
@@ -160,7 +187,7 @@ double SwapState::hop_bytes_change(TaskId a, TaskId b) const {
     const auto targets = graph_.out_neighbors(t);
     const auto weights = graph_.out_weights(t);
     for (std::size_t k = 0; k < targets.size(); ++k) change(targets[k], weights[k]);
-    for_each_in_edge(t, change);
+    for_each_in_edge(in_, t, change);
   };
   moved(a, b, na, nb);
   moved(b, a, nb, na);
@@ -175,7 +202,27 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   return true;
 }
 
+// Flows between the same two nodes are routed once (a removed and an added flow often cancel),
+// removals first: then every added flow only raises loads, and the swap is dropped as soon as one
+// of them pushes a channel above its phase's ceiling, before the rest are routed.
 bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
+  bool fits = true;
+  for (int p = 0; fits && p < static_cast<int>(phases_.size()); ++p) {
+    collect_flows(p, a, b);
+    const double ceiling = load_ceiling(phases_[p]);
+    for (const Flow& f : flows_)
+      if (!(fits = add_flow(p, f.src, f.dst, f.bytes, ceiling))) break;
+  }
+  const bool better = fits && judge_and_apply(hop_bytes_change(a, b));  // most swaps never get here
+  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
+  touched_.clear();
+  if (better) swap(a, b);
+  return better;
+}
+
+/// flows_: phase p's flows that swapping a and b changes, merged per node pair, removals first.
+void SwapState::collect_flows(int p, TaskId a, TaskId b) {
+  const Phase& phase = phases_[p];
   const int na = node_[a], nb = node_[b];
   const auto node_after = [&](TaskId t) { return t == a ? nb : t == b ? na : node_[t]; };
   flows_.clear();
@@ -184,19 +231,16 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
     if (node_after(src) != node_after(dst)) flows_.push_back({node_after(src), node_after(dst), w});
   };
   const auto edges_of = [&](TaskId t, TaskId skip) {  // skip: the other task, whose edges to t are already in
-    const auto targets = graph_.out_neighbors(t);
-    const auto weights = graph_.out_weights(t);
+    const auto targets = phase.graph->out_neighbors(t);
+    const auto weights = phase.graph->out_weights(t);
     for (std::size_t k = 0; k < targets.size(); ++k)
       if (targets[k] != skip) edge(t, targets[k], weights[k]);
-    for_each_in_edge(t, [&](TaskId x, double w) {
+    for_each_in_edge(*phase.in, t, [&](TaskId x, double w) {
       if (x != skip) edge(x, t, w);
     });
   };
   edges_of(a, -1);
   edges_of(b, a);
-  // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
-  // removals first: then every added flow only raises loads, and the swap is dropped as soon as
-  // one of them pushes a channel above the ceiling, before the rest are routed.
   std::sort(flows_.begin(), flows_.end(),
             [](const Flow& x, const Flow& y) { return x.src != y.src ? x.src < y.src : x.dst < y.dst; });
   std::size_t merged = 0;
@@ -207,31 +251,21 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   }
   flows_.resize(merged);
   std::stable_partition(flows_.begin(), flows_.end(), [](const Flow& f) { return f.bytes < 0; });
-  const double ceiling = load_ceiling();
-  bool fits = true;
-  for (const Flow& f : flows_)
-    if (!(fits = add_flow(f.src, f.dst, f.bytes, ceiling))) break;
-  const bool better = fits && judge_and_apply(hop_bytes_change(a, b));  // most swaps never get here
-  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
-  touched_.clear();
-  if (better) swap(a, b);
-  return better;
 }
 
 // Most rejected swaps push some channel above the ceiling, which the loads alone show; and when
-// the hottest channel is untouched the MCL cannot drop, so only hop-bytes and the squared loads
-// decide. The tree is updated only when the swap is kept or the hottest channel is among those it
-// changes.
+// no phase's hottest channel is touched no MCL can drop, so only hop-bytes and the squared loads
+// decide. The trees are updated only when the swap is kept or some hottest channel is among those
+// it changes.
 bool SwapState::judge_and_apply(double hop_delta) {
-  const double old_max = loads_->max();
-  const double ceiling = load_ceiling();
-  const std::size_t hottest = loads_->argmax();
+  const double old_objective = objective();
   double penalty_delta = 0;
   for (ChannelId c : touched_) {
-    const double old = loads_->value(static_cast<std::size_t>(c));
+    const Phase& phase = phases_[static_cast<std::size_t>(c / channels_)];
+    const double old = phase.loads->value(static_cast<std::size_t>(c % channels_));
     const double now = old + delta_[c];
-    if (now > ceiling) return false;
-    penalty_delta += penalty(now) - penalty(old);
+    if (now > load_ceiling(phase)) return false;
+    penalty_delta += penalty(phase, now) - penalty(phase, old);
   }
   // Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
   // tolerance only absorbs rounding with fractional ones.
@@ -239,31 +273,40 @@ bool SwapState::judge_and_apply(double hop_delta) {
   const bool secondary_drops =
       hop_delta < -tolerance ||
       (goal_ == Goal::objective && hop_delta <= tolerance && penalty_delta < -1e-12 * sum_penalty_);
-  if (!marked_[hottest] && !secondary_drops) return false;
+  bool hottest_touched = false;
+  for (std::size_t p = 0; p < phases_.size() && !hottest_touched; ++p)
+    hottest_touched = marked_[static_cast<ChannelId>(p) * channels_ + static_cast<ChannelId>(phases_[p].loads->argmax())];
+  if (!hottest_touched && !secondary_drops) return false;
   saved_.clear();
+  const auto set_load = [&](ChannelId c, double load) {
+    phases_[static_cast<std::size_t>(c / channels_)].loads->set(static_cast<std::size_t>(c % channels_), load);
+  };
   for (ChannelId c : touched_) {
-    saved_.push_back(loads_->value(static_cast<std::size_t>(c)));
-    loads_->set(static_cast<std::size_t>(c), saved_.back() + delta_[c]);
+    saved_.push_back(phases_[static_cast<std::size_t>(c / channels_)].loads->value(static_cast<std::size_t>(c % channels_)));
+    set_load(c, saved_.back() + delta_[c]);
   }
-  const double new_max = loads_->max();
-  if ((goal_ == Goal::objective && new_max < old_max - 1e-12 * old_max) || secondary_drops) {
+  const double new_objective = objective();
+  if ((goal_ == Goal::objective && new_objective < old_objective - 1e-12 * old_objective) || secondary_drops) {
     sum_penalty_ += penalty_delta;
     hop_bytes_ += hop_delta;
     return true;
   }
-  for (std::size_t i = 0; i < touched_.size(); ++i) loads_->set(static_cast<std::size_t>(touched_[i]), saved_[i]);
+  for (std::size_t i = 0; i < touched_.size(); ++i) set_load(touched_[i], saved_[i]);
   return false;
 }
 
-bool SwapState::add_flow(int src, int dst, double bytes, double ceiling) {
+bool SwapState::add_flow(int p, int src, int dst, double bytes, double ceiling) {
   const topology::Grid& grid = alloc_.grid();
+  const MaxTree& loads = *phases_[p].loads;
+  const ChannelId base = static_cast<ChannelId>(p) * channels_;
   bool fits = true;
   shares_.clear();
   routing_->route(alloc_.node(src), alloc_.node(dst), shares_);
   for (const topology::ChannelShare& s : shares_) {
-    if (!marked_[s.channel]) marked_[s.channel] = 1, touched_.push_back(s.channel);
-    delta_[s.channel] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
-    if (bytes > 0 && loads_->value(static_cast<std::size_t>(s.channel)) + delta_[s.channel] > ceiling) fits = false;
+    const ChannelId c = base + s.channel;
+    if (!marked_[c]) marked_[c] = 1, touched_.push_back(c);
+    delta_[c] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
+    if (bytes > 0 && loads.value(static_cast<std::size_t>(s.channel)) + delta_[c] > ceiling) fits = false;
   }
   return fits;
 }
@@ -275,17 +318,22 @@ void SwapState::swap(TaskId a, TaskId b) {
   task_of_slot_[sa] = b;
   task_of_slot_[sb] = a;
   std::swap(node_[a], node_[b]);
-  hot_channel_ = -1;  // the swapped tasks' edges may now load the hottest channel
+  for (Phase& phase : phases_) phase.hot_channel = -1;  // the swapped tasks' edges may now load the hottest channel
 }
 
 const std::vector<TaskId>& SwapState::hot_tasks() {
-  if (!routing_) return hot_;
-  const ChannelId c = static_cast<ChannelId>(loads_->argmax());
-  if (c == hot_channel_) return hot_;
-  hot_channel_ = c;
-  for (TaskId t : hot_) is_hot_[t] = 0;
-  hot_.clear();
-  if (loads_->max() <= 0) return hot_;
+  if (!routing_) return no_hot_tasks_;
+  Phase& phase = phases_[static_cast<std::size_t>(hot_phase_)];
+  hot_phase_ = (hot_phase_ + 1) % static_cast<int>(phases_.size());
+  if (static_cast<ChannelId>(phase.loads->argmax()) != phase.hot_channel) find_hot_tasks(phase);
+  return phase.hot;
+}
+
+void SwapState::find_hot_tasks(Phase& phase) {
+  const ChannelId c = static_cast<ChannelId>(phase.loads->argmax());
+  phase.hot_channel = c;
+  phase.hot.clear();
+  if (phase.loads->max() <= 0) return;
   const topology::Grid& grid = alloc_.grid();
   const topology::Coords u = grid.coords_of(grid.channel_source(c));
   const int d = grid.channel_dim(c);
@@ -295,10 +343,10 @@ const std::vector<TaskId>& SwapState::hot_tasks() {
       const int from = node_[src], to = node_[dst];
       if (from == to || !may_cross(grid, coords_[from], coords_[to], u, d, dir)) return;
       for (TaskId y : {src, dst})
-        if (!is_hot_[y]) is_hot_[y] = 1, hot_.push_back(y);
+        if (!is_hot_[y]) is_hot_[y] = 1, phase.hot.push_back(y);
     };
-    for (TaskId x : graph_.out_neighbors(t)) flow(t, x);
-    for_each_in_edge(t, [&](TaskId x, double) { flow(x, t); });
+    for (TaskId x : phase.graph->out_neighbors(t)) flow(t, x);
+    for_each_in_edge(*phase.in, t, [&](TaskId x, double) { flow(x, t); });
   };
   RingWalker walker(grid, u);
   for (int r = 0; r <= kHotRadius; ++r)
@@ -308,9 +356,9 @@ const std::vector<TaskId>& SwapState::hot_tasks() {
         for (SlotId s : alloc_.slots_of_node(i)) check(task_of_slot_[s]);
       return true;
     });
-  if (hot_.empty())
+  if (phase.hot.empty())
     for (TaskId t = 0; t < graph_.num_tasks(); ++t) check(t);
-  return hot_;
+  for (TaskId t : phase.hot) is_hot_[t] = 0;
 }
 
 }  // namespace rankmap::mapping::detail

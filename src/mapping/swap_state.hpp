@@ -24,14 +24,25 @@ class MaxTree {
   std::vector<double> tree_;
 };
 
+/// The in-edges of a graph in CSR form.
+struct InEdges {
+  /// By a counting sort: CommGraph::transposed() sorts every edge, which costs more.
+  explicit InEdges(const graph::CommGraph& graph);
+  std::vector<std::int64_t> offsets;
+  std::vector<TaskId> sources;
+  std::vector<double> weights;
+};
+
 /// The current mapping, its objective and what a swap needs to be judged without recomputing
 /// everything: a swap of tasks a and b re-routes only the flows of their edges. Under MCL the
-/// per-channel loads sit in a MaxTree and hop-bytes are tracked alongside. With the goal
-/// `objective` the order is lexicographic: a swap is kept if it lowers the MCL, or leaves every
-/// channel at or below the MCL and lowers hop-bytes, or also leaves hop-bytes unchanged and lowers
-/// the sum of squared loads (which steers the search off MCL plateaus). With the goal `shorten` a
-/// swap is kept if it lowers hop-bytes and leaves every channel at or below the ceiling that
-/// set_goal() fixed. Under hop-bytes a swap is kept if it lowers hop-bytes, whatever the goal.
+/// channel loads of each phase (MapOptions::phases; the graph alone is one phase) sit in a MaxTree,
+/// the objective is the sum of the phases' MCLs, and hop-bytes (of the graph) are tracked
+/// alongside. With the goal `objective` the order is lexicographic, and no phase's MCL may rise: a
+/// swap is kept if it lowers some phase's MCL, or leaves every channel at or below its phase's MCL
+/// and lowers hop-bytes, or also leaves hop-bytes unchanged and lowers the sum of squared loads
+/// (which steers the search off MCL plateaus). With the goal `shorten` a swap is kept if it lowers
+/// hop-bytes and leaves every channel at or below its phase's ceiling that set_goal() fixed. Under
+/// hop-bytes a swap is kept if it lowers hop-bytes, whatever the goal.
 class SwapState {
  public:
   /// Routes every flow of the initial mapping once. Gives up, leaving ready() false, if `deadline`
@@ -43,9 +54,11 @@ class SwapState {
   bool ready() const noexcept { return ready_; }
 
   enum class Goal { objective, shorten };
-  /// Under `shorten` no channel load may rise above `ceiling` (nor above the current MCL if that
-  /// is higher): some MCL is traded for shorter routes.
-  void set_goal(Goal goal, double ceiling = 0);
+  /// Under `shorten` no channel load of phase p may rise above `ceilings[p]` (nor above the
+  /// phase's current MCL if that is higher): some MCL is traded for shorter routes.
+  void set_goal(Goal goal, std::vector<double> ceilings = {});
+  /// The current MCL of every phase (under MCL).
+  std::vector<double> phase_mcls() const;
   /// How long computing the initial objective took: about what exact_objective() costs.
   double evaluation_ms() const noexcept { return evaluation_ms_; }
 
@@ -70,44 +83,60 @@ class SwapState {
   template <typename Pick>
   TaskId some_neighbour(TaskId t, Pick&& pick) const {
     const auto out = graph_.out_neighbors(t);
-    const std::size_t in = static_cast<std::size_t>(in_offsets_[t + 1] - in_offsets_[t]);
+    const std::size_t in = static_cast<std::size_t>(in_.offsets[t + 1] - in_.offsets[t]);
     if (out.empty() && in == 0) return -1;
     const std::size_t k = pick(out.size() + in);
-    return k < out.size() ? out[k] : in_sources_[static_cast<std::size_t>(in_offsets_[t]) + k - out.size()];
+    return k < out.size() ? out[k] : in_.sources[static_cast<std::size_t>(in_.offsets[t]) + k - out.size()];
   }
   /// Calls visit(x) for every task t sends to, then every task that sends to t.
   template <typename Visit>
   void for_each_neighbour(TaskId t, Visit&& visit) const {
     for (TaskId x : graph_.out_neighbors(t)) visit(x);
-    for (std::int64_t k = in_offsets_[t]; k < in_offsets_[t + 1]; ++k) visit(in_sources_[k]);
+    for (std::int64_t k = in_.offsets[t]; k < in_.offsets[t + 1]; ++k) visit(in_.sources[k]);
   }
   const NodeLookup& node_lookup() const noexcept { return lookup_; }
-  /// Under MCL, the tasks with an edge whose route may cross the most loaded channel (all minimal
-  /// paths are considered, so this is a superset for every routing model); recomputed when that
-  /// channel changes or a swap is kept. Under hop-bytes, empty.
+  /// Under MCL, the tasks with an edge whose route may cross the most loaded channel of one phase
+  /// (all minimal paths are considered, so this is a superset for every routing model). The phases
+  /// take turns, one per call; each phase's set is recomputed when its hottest channel changes or
+  /// a swap is kept. Under hop-bytes, empty.
   const std::vector<TaskId>& hot_tasks();
 
  private:
-  /// Adds a flow to delta_; false if a positive flow takes some channel above `ceiling`.
-  bool add_flow(int src, int dst, double bytes, double ceiling);
+  /// The flows of one phase: its graph's edges, and the loads they put on every channel.
+  struct Phase {
+    Phase(const graph::CommGraph* g, const InEdges* i) : graph(g), in(i) {}
+    const graph::CommGraph* graph;
+    const InEdges* in;
+    std::unique_ptr<MaxTree> loads;
+    double inv_scale = 1;  ///< 1 / the phase's initial MCL
+    double ceiling = 0;    ///< under `shorten`
+    ChannelId hot_channel = -1;
+    std::vector<TaskId> hot;
+  };
+  /// Adds a flow of phase p to delta_; false if a positive flow takes some channel above `ceiling`.
+  bool add_flow(int p, int src, int dst, double bytes, double ceiling);
   void initial_loads(const Deadline& deadline);
   template <typename Visit>
-  void for_each_in_edge(TaskId t, Visit&& visit) const;
+  void for_each_in_edge(const InEdges& in, TaskId t, Visit&& visit) const;
   bool try_swap_mcl(TaskId a, TaskId b);
+  void collect_flows(int p, TaskId a, TaskId b);
   /// The hop-bytes change of swapping a and b, from their edges alone.
   double hop_bytes_change(TaskId a, TaskId b) const;
   bool judge_and_apply(double hop_delta);
-  /// No channel may go above this: the MCL, or under `shorten` the ceiling set_goal() fixed.
-  double load_ceiling() const;
+  /// No channel of phase p may go above this: its MCL, or under `shorten` the ceiling set_goal() fixed.
+  double load_ceiling(const Phase& phase) const;
   bool try_swap_hop_bytes(TaskId a, TaskId b);
   void swap(TaskId a, TaskId b);
+  void find_hot_tasks(Phase& phase);
 
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   NodeLookup lookup_;
-  std::vector<std::int64_t> in_offsets_;  ///< in-edges in CSR form, by a counting sort
-  std::vector<TaskId> in_sources_;
-  std::vector<double> in_weights_;
+  InEdges in_;
+  std::vector<InEdges> phase_in_;  ///< of options.phases
+  std::vector<Phase> phases_;      ///< under MCL
+  ChannelId channels_ = 0;         ///< per phase; channel c of phase p is p * channels_ + c in delta_
+  int hot_phase_ = 0;              ///< the phase hot_tasks() looks at next
   bool ready_ = false;
   Goal goal_ = Goal::objective;
   double evaluation_ms_ = 0;
@@ -118,14 +147,11 @@ class SwapState {
   std::vector<topology::Coords> coords_;  ///< of each dense node
   double initial_objective_ = 0;
   double hop_bytes_ = 0;
-  std::unique_ptr<MaxTree> loads_;
   double sum_penalty_ = 0;
-  double inv_scale_ = 1;
-  double shorten_ceiling_ = 0;
-  /// The tie-breaker under MCL: squared loads (relative to the initial MCL) favour spreading
+  /// The tie-breaker under MCL: squared loads (relative to the phase's initial MCL) favour spreading
   /// traffic without lengthening it much; higher powers gained about 1% in MCL for 10% in hop-bytes.
-  double penalty(double load) const {
-    const double x = load * inv_scale_;
+  static double penalty(const Phase& phase, double load) {
+    const double x = load * phase.inv_scale;
     return x * x;
   }
   std::vector<double> delta_;
@@ -138,9 +164,8 @@ class SwapState {
     double bytes;
   };
   std::vector<Flow> flows_;
-  std::vector<TaskId> hot_;
   std::vector<char> is_hot_;
-  ChannelId hot_channel_ = -1;
+  std::vector<TaskId> no_hot_tasks_;
 };
 
 }  // namespace rankmap::mapping::detail

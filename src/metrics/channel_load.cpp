@@ -25,4 +25,11 @@ double max_channel_load(const graph::CommGraph& graph, const topology::Allocatio
   return max_channel_load(channel_loads(graph, alloc, slot_of, routing));
 }
 
+double phased_max_channel_load(std::span<const graph::CommGraph> phases, const topology::Allocation& alloc,
+                               std::span<const SlotId> slot_of, const topology::RoutingModel& routing) {
+  double sum = 0;
+  for (const graph::CommGraph& phase : phases) sum += max_channel_load(phase, alloc, slot_of, routing);
+  return sum;
+}
+
 }  // namespace rankmap::metrics

@@ -33,6 +33,11 @@ struct MapOptions {
   int beam = 64;                  ///< beam width of merging searches (rahtm)
   std::string parameter;          ///< text after ':' in the name, e.g. `TEDCBA` in `dimorder:TEDCBA`
   const Mapping* initial = nullptr;  ///< the previous stage's result in a chain such as `mahd+refine`
+  /// Optional: the graph's communication split into phases that run one after another, each with
+  /// the graph's task count (together they should make up the graph). Under MCL the objective is
+  /// then the sum of the phases' MCLs (metrics::phased_max_channel_load): refine searches on it, and
+  /// mahd, emahd and dimorder-best pick their candidates by it. The other algorithms use the graph.
+  std::span<const graph::CommGraph> phases;
   std::function<void(double done_fraction)> progress;  ///< optional, called from the calling thread
 };
 
@@ -55,7 +60,7 @@ const AlgorithmInfo* find_algorithm(std::span<const AlgorithmInfo> algorithms, s
 
 /// Runs a chain such as `mahd+refine` or `dimorder:TEDCBA`, each stage starting from the
 /// previous stage's result, all within options.time_budget_ms. Throws InputError naming an
-/// unknown algorithm, and std::logic_error if a stage returns something that is not a permutation.
+/// unknown algorithm or a phase whose task count is not the graph's, and std::logic_error if a stage returns something that is not a permutation.
 Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorithms, const graph::CommGraph& graph,
                   const topology::Allocation& alloc, const MapOptions& options);
 

@@ -21,4 +21,10 @@ double max_channel_load(std::span<const double> loads);
 double max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                         std::span<const SlotId> slot_of, const topology::RoutingModel& routing);
 
+/// The MCL of communication that runs in phases, one after another (the sweeps of NAS BT, the
+/// rounds of a recursive doubling): the sum of the phases' MCLs, because each phase waits for its
+/// own busiest channel. 0 when there are no phases.
+double phased_max_channel_load(std::span<const graph::CommGraph> phases, const topology::Allocation& alloc,
+                               std::span<const SlotId> slot_of, const topology::RoutingModel& routing);
+
 }  // namespace rankmap::metrics
