@@ -22,8 +22,8 @@ constexpr long long kMinStaleAttempts = 2000;
 ///    short routes found without the cap often had lower loads too.
 /// 2. lower the MCL, then hop-bytes, then squared loads (lexicographically);
 /// 3. shorten routes, with loads capped 10% above the MCL phase 2 reached (never above the
-///    input's; with MapOptions::phases, each communication phase's loads by its own MCLs). Swaps that lower the MCL lengthen routes, and a phase capped at the MCL reached
-///    finds little room.
+///    input's; with MapOptions::phases, each communication phase's loads by its own MCLs). Swaps
+///    that lower the MCL lengthen routes, and a phase capped at the MCL reached finds little room.
 /// Phase 1 tries over a hundred times more swaps per second than the others (stencil27 on
 /// mesh:8x8x16: 687,249 in 0.6 s against 2,068 in 0.4 s). See docs/algorithms.md for what the
 /// three phases gained on the quality table.

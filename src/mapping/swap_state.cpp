@@ -262,7 +262,7 @@ bool SwapState::judge_and_apply(double hop_delta) {
   double penalty_delta = 0;
   for (ChannelId c : touched_) {
     const Phase& phase = phases_[static_cast<std::size_t>(c / channels_)];
-    const double old = phase.loads->value(static_cast<std::size_t>(c % channels_));
+    const double old = load(c);
     const double now = old + delta_[c];
     if (now > load_ceiling(phase)) return false;
     penalty_delta += penalty(phase, now) - penalty(phase, old);
@@ -275,14 +275,11 @@ bool SwapState::judge_and_apply(double hop_delta) {
       (goal_ == Goal::objective && hop_delta <= tolerance && penalty_delta < -1e-12 * sum_penalty_);
   bool hottest_touched = false;
   for (std::size_t p = 0; p < phases_.size() && !hottest_touched; ++p)
-    hottest_touched = marked_[static_cast<ChannelId>(p) * channels_ + static_cast<ChannelId>(phases_[p].loads->argmax())];
+    hottest_touched = marked_[phased_channel(p, static_cast<ChannelId>(phases_[p].loads->argmax()))];
   if (!hottest_touched && !secondary_drops) return false;
   saved_.clear();
-  const auto set_load = [&](ChannelId c, double load) {
-    phases_[static_cast<std::size_t>(c / channels_)].loads->set(static_cast<std::size_t>(c % channels_), load);
-  };
   for (ChannelId c : touched_) {
-    saved_.push_back(phases_[static_cast<std::size_t>(c / channels_)].loads->value(static_cast<std::size_t>(c % channels_)));
+    saved_.push_back(load(c));
     set_load(c, saved_.back() + delta_[c]);
   }
   const double new_objective = objective();
@@ -295,15 +292,24 @@ bool SwapState::judge_and_apply(double hop_delta) {
   return false;
 }
 
+double SwapState::load(ChannelId phased) const {
+  const MaxTree& loads = *phases_[static_cast<std::size_t>(phased / channels_)].loads;
+  return loads.value(static_cast<std::size_t>(phased % channels_));
+}
+
+void SwapState::set_load(ChannelId phased, double value) {
+  MaxTree& loads = *phases_[static_cast<std::size_t>(phased / channels_)].loads;
+  loads.set(static_cast<std::size_t>(phased % channels_), value);
+}
+
 bool SwapState::add_flow(int p, int src, int dst, double bytes, double ceiling) {
   const topology::Grid& grid = alloc_.grid();
   const MaxTree& loads = *phases_[p].loads;
-  const ChannelId base = static_cast<ChannelId>(p) * channels_;
   bool fits = true;
   shares_.clear();
   routing_->route(alloc_.node(src), alloc_.node(dst), shares_);
   for (const topology::ChannelShare& s : shares_) {
-    const ChannelId c = base + s.channel;
+    const ChannelId c = phased_channel(static_cast<std::size_t>(p), s.channel);
     if (!marked_[c]) marked_[c] = 1, touched_.push_back(c);
     delta_[c] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
     if (bytes > 0 && loads.value(static_cast<std::size_t>(s.channel)) + delta_[c] > ceiling) fits = false;

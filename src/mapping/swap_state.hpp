@@ -123,6 +123,10 @@ class SwapState {
   /// The hop-bytes change of swapping a and b, from their edges alone.
   double hop_bytes_change(TaskId a, TaskId b) const;
   bool judge_and_apply(double hop_delta);
+  /// Channel c of phase p in delta_ and marked_, and back.
+  ChannelId phased_channel(std::size_t p, ChannelId c) const { return static_cast<ChannelId>(p) * channels_ + c; }
+  double load(ChannelId phased) const;
+  void set_load(ChannelId phased, double value);
   /// No channel of phase p may go above this: its MCL, or under `shorten` the ceiling set_goal() fixed.
   double load_ceiling(const Phase& phase) const;
   bool try_swap_hop_bytes(TaskId a, TaskId b);

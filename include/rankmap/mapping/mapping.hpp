@@ -60,7 +60,8 @@ const AlgorithmInfo* find_algorithm(std::span<const AlgorithmInfo> algorithms, s
 
 /// Runs a chain such as `mahd+refine` or `dimorder:TEDCBA`, each stage starting from the
 /// previous stage's result, all within options.time_budget_ms. Throws InputError naming an
-/// unknown algorithm or a phase whose task count is not the graph's, and std::logic_error if a stage returns something that is not a permutation.
+/// unknown algorithm or a phase whose task count is not the graph's, and std::logic_error if a
+/// stage returns something that is not a permutation.
 Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorithms, const graph::CommGraph& graph,
                   const topology::Allocation& alloc, const MapOptions& options);
 
