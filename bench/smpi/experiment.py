@@ -24,6 +24,8 @@ import datetime
 import hashlib
 import json
 import os
+import glob
+import math
 import random
 import subprocess
 import sys
@@ -33,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostfile as hostfile_mod  # noqa: E402
 import smpi_platform  # noqa: E402
 import smpi_run  # noqa: E402
+import sweep_phases  # noqa: E402
 
 # name -> (binary, arguments); sized for about a thousand ranks (see docs/smpi.md).
 PROGRAMS = {
@@ -61,6 +64,12 @@ RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
                  ("mahd+refine@dor", ["--routing", "dor"]), ("emahd+refine@dor", ["--routing", "dor"]),
                  ("rahtm", []), ("rahtm+refine@dor", ["--routing", "dor"]), ("scotch", [])]
 TIME_BUDGET_MS = "20000"
+# Programs whose communication runs in phases that wait for each other, with the sweep_phases.py
+# variant that writes them (checked to add up to the graph the program recorded). They also get the
+# mappings of PHASED_ALGOS, which see the phases (`rankmap map --phases`): name, options, budget.
+PHASED_PROGRAMS = {"bt": "bt", "sp": "sp"}
+PHASED_ALGOS = [("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
+                ("anneal@dor~phases", ["--routing", "dor"], "300000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)
@@ -204,6 +213,8 @@ class Experiment:
     def mapping_names(self, conf, program):
         ndims = len(smpi_platform.parse_torus(conf["topology"]))
         names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch"]
+        if program in PHASED_PROGRAMS:
+            names += [a for a, _, _ in PHASED_ALGOS]
         if program not in RANDOM_SKIPPED:
             names.append("random")
         names = [n for n in names if n in conf.get("mappings", names)]
@@ -219,7 +230,19 @@ class Experiment:
         row = json.loads(stdout)
         return row["graph_hash"], row["allocation_hash"]
 
-    def make_mapping(self, name, plat, conf, graph, tasks, workdir):
+    def phase_files(self, program, graph, tasks, workdir):
+        """Writes the program's phases next to its recorded graph (once); returns them comma-separated."""
+        prefix = os.path.join(workdir, "phase")
+        if not glob.glob(prefix + "*.mtx"):
+            args = PROGRAMS[program][1]
+            status = sweep_phases.main(["--q", str(math.isqrt(tasks)), "--n", args[args.index("-n") + 1],
+                                        "--variant", PHASED_PROGRAMS[program], "--graph", graph, "--out", prefix])
+            if status != 0:
+                raise SystemExit(f"experiment: sweep_phases.py failed on {graph}")
+        files = sorted(glob.glob(prefix + "*.mtx"), key=lambda f: int(f[len(prefix):-len(".mtx")]))
+        return ",".join(files)
+
+    def make_mapping(self, name, program, plat, conf, graph, tasks, workdir):
         """Writes workdir/NAME.map; returns a record, or None when the mapper is not available yet.
 
         identity, random and treematch are written here, with the job's fingerprints once the tool
@@ -252,11 +275,15 @@ class Experiment:
         else:
             if not self.tool.has("map"):
                 return None
-            algo = name.partition("@")[0]
-            extra = dict(RANKMAP_ALGOS).get(name, [])
+            algo = name.partition("@")[0].partition("~")[0]
+            extra, budget = dict(RANKMAP_ALGOS).get(name, []), TIME_BUDGET_MS
+            phased = {a: (options, ms) for a, options, ms in PHASED_ALGOS}
+            if name in phased:
+                extra, budget = phased[name]
+                extra = extra + ["--phases", self.phase_files(program, graph, tasks, workdir)]
             status, stdout, stderr = self.tool.run("map", *job_args(plat, conf["ppn"], graph), "--algo", algo,
-                                                   "--time-budget-ms", TIME_BUDGET_MS, "--seed", "1", *extra,
-                                                   "-o", path, timeout=MAP_TIMEOUT_S)
+                                                   "--time-budget-ms", budget, "--seed", "1", *extra,
+                                                   "-o", path, timeout=float(budget) / 1000 + MAP_TIMEOUT_S)
             if status is None:
                 log(f"rankmap map --algo {name}: {stderr}")
                 return {"file": None, "hashed": True, "note": stderr, "failed": True,
@@ -298,7 +325,7 @@ class Experiment:
             return None
         if done and os.path.exists(done["file"]) and (done.get("hashed") or not self.tool.has("eval")):
             return done
-        record = self.make_mapping(key[2], plat, conf, graph, tasks, workdir)
+        record = self.make_mapping(key[2], key[1], plat, conf, graph, tasks, workdir)
         if record is None:
             return None
         if done and key[2] in ("treematch", "random"):
@@ -422,7 +449,7 @@ def check_recorded(exp, config, program):
 
 
 def safe(name):
-    return name.replace(":", "_").replace("+", "_").replace("@", "_")
+    return name.replace(":", "_").replace("+", "_").replace("@", "_").replace("~", "_")
 
 
 def main(argv):

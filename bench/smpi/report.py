@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment import CONFIGS, PROGRAMS, RANKMAP_ALGOS, DIMORDERS, safe  # noqa: E402
+from experiment import CONFIGS, PROGRAMS, PHASED_ALGOS, PHASED_PROGRAMS, RANKMAP_ALGOS, DIMORDERS, safe  # noqa: E402
 import smpi_platform  # noqa: E402
 
 HEADING = "## Simulated network (issue 7)"
@@ -83,9 +83,11 @@ def fmt_rho(value):
     return "—" if value is None else f"{value:+.2f}"
 
 
-def mapping_order(config):
+def mapping_order(config, program=None):
+    """The mappings of a configuration, or of one of its programs (the phased ones only where they apply)."""
     ndims = len(smpi_platform.parse_torus(CONFIGS[config]["topology"]))
-    names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch", "random"]
+    phased = [a for a, _, _ in PHASED_ALGOS] if program is None or program in PHASED_PROGRAMS else []
+    names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + phased + ["treematch", "random"]
     return [n for n in names if n in CONFIGS[config].get("mappings", names)]
 
 
@@ -110,7 +112,7 @@ class Report:
 
     def best_rankmap(self, config, program):
         best = None
-        for m in mapping_order(config):
+        for m in mapping_order(config, program):
             if m in PEERS:
                 continue
             r = self.ratio(config, program, m, "comm_time")
@@ -123,7 +125,7 @@ class Report:
         record = self.mappings.get((config, program, mapping))
         if record and record.get("failed"):
             return "mapper " + record["note"].replace("did not finish within", "stopped at")
-        return "not run" if mapping in mapping_order(config) else "—"
+        return "not run" if mapping in mapping_order(config, program) else "—"
 
     def emit(self, text=""):
         self.lines.append(text)
@@ -204,7 +206,7 @@ class Report:
         for config in self.configs:
             for p in self.programs(config):
                 points = []
-                for m in mapping_order(config):
+                for m in mapping_order(config, p):
                     row = self.results.get((config, p, m))
                     met = self.metrics.get((config, p, m))
                     if row and met and not (row.get("same_placement_as") and m != "identity"):
@@ -253,8 +255,8 @@ class Report:
         lines = []
         for config in self.configs:
             for p in self.programs(config):
-                missing = [m for m in mapping_order(config) if (config, p, m) not in self.results]
-                if len(missing) == len(mapping_order(config)) - 1:
+                missing = [m for m in mapping_order(config, p) if (config, p, m) not in self.results]
+                if len(missing) == len(mapping_order(config, p)) - 1:
                     lines.append(f"- {config} / {p}: every mapping (only the identity ran)")
                 elif missing:
                     lines.append(f"- {config} / {p}: " + ", ".join(
@@ -324,10 +326,17 @@ class Report:
         return ("written by `bench/smpi/hostfile.py` (DESIGN.md §8's convention; this tool has no "
                 "`rankmap emit --format smpi-hostfile` yet)")
 
-    def build(self, rankmap, image_dir, benchmarks_dir):
-        self.emit(HEADING)
+    def regenerate_command(self, heading):
+        if heading == HEADING:
+            return "bench/smpi/run_all.sh"
+        only = " ".join(f"{c}/{p}" for c in self.configs for p in self.programs(c))
+        return f'SMPI_ONLY="{only}" SMPI_HEADING="{heading[3:]}" bench/smpi/run_all.sh OUT'
+
+    def build(self, rankmap, image_dir, benchmarks_dir, heading=HEADING):
+        self.emit(heading)
         self.emit("")
-        self.emit("Regenerate with `bench/smpi/run_all.sh` (setup, parameters and caveats: docs/smpi.md). "
+        self.emit(f"Regenerate with `{self.regenerate_command(heading)}` "
+                  "(setup, parameters and caveats: docs/smpi.md). "
                   "SimGrid 3.32 SMPI simulates each program on a torus of Blue Gene/Q-class links (1.8 GB/s "
                   "payload per direction, max-min fair sharing, dimension-ordered routing, dimension 0 first); "
                   f"placement is applied through the SMPI host file, {self.host_file_writer(rankmap)}. Every "
@@ -369,9 +378,9 @@ class Report:
         return "\n".join(self.lines).rstrip() + "\n"
 
 
-def replace_section(path, section):
+def replace_section(path, section, heading=HEADING):
     text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    pattern = re.compile(r"^" + re.escape(HEADING) + r"\n.*?(?=^## |\Z)", re.S | re.M)
+    pattern = re.compile(r"^" + re.escape(heading) + r"\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: section + "\n", text)
     else:
@@ -386,13 +395,17 @@ def main(argv):
     parser.add_argument("--benchmarks", required=True)
     parser.add_argument("--rankmap")
     parser.add_argument("--image-dir", default="docs/img")
+    parser.add_argument("--heading", default=HEADING[3:],
+                        help="title of the section written or replaced (default: %(default)s); another title "
+                             "keeps a partial run's results apart from the full matrix's")
     args = parser.parse_args(argv)
+    heading = "## " + args.heading
     report = Report(os.path.abspath(args.out))
     if not report.configs:
         raise SystemExit("report: no results yet")
     section = report.build(args.rankmap, os.path.abspath(args.image_dir),
-                           os.path.dirname(os.path.abspath(args.benchmarks)))
-    replace_section(args.benchmarks, section)
+                           os.path.dirname(os.path.abspath(args.benchmarks)), heading)
+    replace_section(args.benchmarks, section, heading)
     print(section)
     return 0
 

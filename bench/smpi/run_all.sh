@@ -8,6 +8,8 @@
 #   SMPI_ONLY="8x8x8/halo3d ..."         restrict the matrix (experiment.py --only)
 #   SMPI_ALGOS="scotch,rahtm"            restrict the mappings (experiment.py --algos; identity always runs)
 #   SMPI_STOP_AT=HH:MM                   start no simulation after this UTC time (experiment.py --stop-at)
+#   SMPI_HEADING="title"                 write the results as their own BENCHMARKS.md section with this title
+#                                        (a partial run's, kept apart from the full matrix's)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 here="$src/bench/smpi"
@@ -35,5 +37,7 @@ for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
 python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" "${extra[@]}"
 
 echo "== writing BENCHMARKS.md"
+heading=()
+[ -n "${SMPI_HEADING:-}" ] && heading=(--heading "$SMPI_HEADING")
 python3 "$here/report.py" --out "$out" --rankmap "$rankmap" --benchmarks "$src/BENCHMARKS.md" \
-  --image-dir "$src/docs/img"
+  --image-dir "$src/docs/img" "${heading[@]}"

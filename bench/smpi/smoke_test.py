@@ -13,6 +13,8 @@
    at least twice as fast as a seeded random placement, whose messages share links.
 5. sweep_stages.py on a hand-checked case: the 4x4 rank grid in order on torus:4x4, where x and y
    successors are one hop and z's (i-1, j+1) two, each link carrying one flow.
+6. With the tool: sweep_phases.py splits bt's and sp's recorded graphs (64 ranks) into phases that
+   add up to them, and refuses the other variant's phases.
 
 Usage: smoke_test.py WORKDIR [RANKMAP]
 """
@@ -26,6 +28,7 @@ sys.path.insert(0, here)
 import hostfile  # noqa: E402
 import smpi_platform  # noqa: E402
 import smpi_run  # noqa: E402
+import sweep_phases  # noqa: E402
 import sweep_stages  # noqa: E402
 
 
@@ -126,6 +129,22 @@ def check_graphs(workdir, bin_dir, rankmap):
         assert spread < 1.01 or not proportional, f"{program}: weights not proportional to {pattern[0]} ({spread})"
         print(f"{program}: {len(a)} edges, the same as rankmap gen {' '.join(pattern)}; weight ratio spread "
               f"{spread:.4f}")
+    check_sweep_phases(workdir)
+
+
+def check_sweep_phases(workdir):
+    for variant, other in (("bt", "sp"), ("sp", "bt")):
+        graph = os.path.join(workdir, f"{variant}.mtx")
+        prefix = os.path.join(workdir, f"{variant}.phase")
+        assert sweep_phases.main(["--q", "8", "--n", "4", "--variant", variant, "--graph", graph,
+                                  "--out", prefix]) == 0
+        assert all(os.path.exists(f"{prefix}{k}.mtx") for k in range(1, 8))
+        try:
+            sweep_phases.main(["--q", "8", "--n", "4", "--variant", other, "--graph", graph, "--out", prefix])
+            raise AssertionError(f"sweep_phases.py accepted {other}'s phases for {variant}'s graph")
+        except SystemExit as refused:
+            assert "do not add up" in str(refused), refused
+    print("sweep_phases: bt's and sp's phases add up to their recorded graphs, and not to each other's")
 
 
 def check_halo(workdir, bin_dir):

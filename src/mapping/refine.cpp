@@ -2,11 +2,11 @@
 #include "refine.hpp"
 
 #include "parameter.hpp"
+#include "swap_moves.hpp"
 #include "swap_state.hpp"
 
 #include <cmath>
 #include <memory>
-#include <random>
 
 namespace rankmap::mapping {
 
@@ -35,56 +35,6 @@ constexpr double kShortenSlack = 0.1;
 /// has time for this many evaluations; at 50 ms on 16,384 tasks with six partners each, the three
 /// evaluations took the run 15% over its budget.
 constexpr double kDescentMinEvaluations = 10;
-
-Mapping starting_mapping(const graph::CommGraph& graph, const MapOptions& options) {
-  if (!options.initial) return identity_mapping(graph.num_tasks());
-  const Mapping& m = *options.initial;
-  if (static_cast<TaskId>(m.size()) != graph.num_tasks() || !is_permutation(m))
-    throw InputError("refine: the initial mapping is not a permutation of the graph's " +
-                     std::to_string(graph.num_tasks()) + " tasks");
-  return m;
-}
-
-/// Picks swap candidates: the first task mostly among those loading the hottest channel (under
-/// MCL), the partner on or next to the node of one of the first task's neighbours, one time in
-/// eight anywhere (on fragmented allocations 1/8 beat 1/2 and 0 for the same number of attempts).
-class SwapPicker {
- public:
-  SwapPicker(detail::SwapState& state, const topology::Allocation& alloc, std::uint64_t seed)
-      : state_(state), alloc_(alloc), rng_(seed) {}
-
-  /// -1 when the objective is already 0. `hot`: mostly among the tasks loading the hottest channel.
-  TaskId first(bool hot) {
-    if (state_.objective() <= 0) return -1;
-    if (!hot) return random_task();
-    const std::vector<TaskId>& tasks = state_.hot_tasks();
-    if (!tasks.empty() && rng_() % 8 != 0) return tasks[rng_() % tasks.size()];
-    return random_task();
-  }
-
-  TaskId partner(TaskId a) {
-    if (rng_() % 8 == 0) return random_task();
-    const TaskId near = state_.some_neighbour(a, [&](std::size_t degree) { return rng_() % degree; });
-    if (near < 0) return random_task();
-    int node = state_.node_of(near);
-    const topology::Grid& grid = alloc_.grid();
-    if (rng_() % 2 == 0) {
-      const NodeId next = grid.neighbor(alloc_.node(node), static_cast<int>(rng_() % grid.ndims()),
-                                        rng_() % 2 ? topology::Direction::plus : topology::Direction::minus);
-      const int i = next >= 0 ? state_.node_lookup()(next) : -1;
-      if (i >= 0) node = i;
-    }
-    const auto slots = alloc_.slots_of_node(node);
-    return state_.task_at(slots[rng_() % slots.size()]);
-  }
-
- private:
-  TaskId random_task() { return state_.task_at(static_cast<SlotId>(rng_() % alloc_.num_slots())); }
-
-  detail::SwapState& state_;
-  const topology::Allocation& alloc_;
-  std::mt19937_64 rng_;
-};
 
 /// Counts attempts and says when the phase's deadline or attempt count is spent.
 class AttemptBudget {
@@ -140,8 +90,8 @@ long long sweep_near_moves(detail::SwapState& state, const topology::Allocation&
 /// Tries swaps toward `goal` until the budget is spent or a local optimum is reached: random
 /// swaps, and after max(2000, 2 P) fruitless ones in a row a sweep of every near move; the phase
 /// ends if that sweep keeps nothing. Returns true at a local optimum.
-bool run_phase(detail::SwapState& state, const topology::Allocation& alloc, SwapPicker& pick, AttemptBudget& budget,
-               bool hot_first, detail::RefineReport& report) {
+bool run_phase(detail::SwapState& state, const topology::Allocation& alloc, detail::SwapPicker& pick,
+               AttemptBudget& budget, bool hot_first, detail::RefineReport& report) {
   const long long stale_limit = std::max<long long>(kMinStaleAttempts, 2LL * alloc.num_slots());
   for (long long stale = 0; !budget.spent();) {
     if (stale >= stale_limit) {
@@ -169,7 +119,7 @@ long long attempts_share(long long max_attempts, double share) {
 /// Runs one phase within `ms` and `attempts`.
 bool run_within(detail::SwapState& state, const topology::Allocation& alloc, std::uint64_t seed, double ms,
                 long long attempts, bool hot_first, detail::RefineReport& report) {
-  SwapPicker pick(state, alloc, seed);
+  detail::SwapPicker pick(state, alloc, seed);
   AttemptBudget budget(ms, attempts);
   const bool at_optimum = run_phase(state, alloc, pick, budget, hot_first, report);
   report.attempts += budget.done();
@@ -204,7 +154,7 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   report.converged = true;
   const Deadline budget(options.time_budget_ms);
   const long long max_attempts = detail::count_parameter(options, "refine", 0);
-  const Mapping initial = starting_mapping(graph, options);
+  const Mapping initial = detail::starting_mapping(graph, options, "refine");
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
   const double reserve_ms = 0.03 * options.time_budget_ms;
   if (options.objective == Objective::hop_bytes) {

@@ -15,6 +15,13 @@ namespace rankmap::mapping::detail {
 
 namespace {
 
+/// The weights, in annealing_score(), of a channel at its phase's MCL and of the squared loads,
+/// against the bytes per channel. A channel off the maximum is worth about 1/1000 of a whole flow
+/// of NAS-BT's sweep on torus:8x8x8, where these were tuned: enough to let an MCL rise in one phase
+/// if that frees hundreds of channels, which is how the search leaves the identity's plateaus.
+constexpr double kCountWeight = 1.7;
+constexpr double kSquaresWeight = 0.3;
+
 /// Nodes within this many hops of the hottest channel are searched first for tasks loading it;
 /// after a good initial mapping most flows are short, so these are usually all of them.
 constexpr int kHotRadius = 2;
@@ -45,17 +52,26 @@ bool may_cross(const topology::Grid& g, const topology::Coords& s, const topolog
 MaxTree::MaxTree(const std::vector<double>& values) {
   while (size_ < values.size()) size_ *= 2;
   tree_.assign(2 * size_, -std::numeric_limits<double>::infinity());
+  count_.assign(2 * size_, 0);
   std::copy(values.begin(), values.end(), tree_.begin() + static_cast<std::ptrdiff_t>(size_));
-  for (std::size_t i = size_ - 1; i >= 1; --i) tree_[i] = std::max(tree_[2 * i], tree_[2 * i + 1]);
+  std::fill_n(count_.begin() + static_cast<std::ptrdiff_t>(size_), values.size(), 1);
+  for (std::size_t i = size_ - 1; i >= 1; --i) pull(i);
+}
+
+void MaxTree::pull(std::size_t i) {
+  const double left = tree_[2 * i], right = tree_[2 * i + 1];
+  tree_[i] = std::max(left, right);
+  count_[i] = (left == tree_[i] ? count_[2 * i] : 0) + (right == tree_[i] ? count_[2 * i + 1] : 0);
 }
 
 void MaxTree::set(std::size_t i, double v) {
   i += size_;
   tree_[i] = v;
   for (i /= 2; i >= 1; i /= 2) {
-    const double m = std::max(tree_[2 * i], tree_[2 * i + 1]);
-    if (tree_[i] == m) break;  // nothing above changes
-    tree_[i] = m;
+    const double old_max = tree_[i];
+    const std::size_t old_count = count_[i];
+    pull(i);
+    if (tree_[i] == old_max && count_[i] == old_count) break;  // nothing above changes
   }
 }
 
@@ -117,6 +133,9 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
 void SwapState::initial_loads(const Deadline& deadline) {
   channels_ = alloc_.grid().num_channel_slots();
   initial_objective_ = 0;
+  double bytes = 0;
+  for (const Phase& phase : phases_) bytes += phase.graph->total_weight();
+  load_scale_ = std::max(bytes / static_cast<double>(channels_), 1.0);
   for (Phase& phase : phases_) {
     const std::vector<metrics::NodeFlow> flows = metrics::node_flows(*phase.graph, alloc_, slot_of_);
     std::vector<double> loads(static_cast<std::size_t>(channels_), 0.0);
@@ -127,7 +146,7 @@ void SwapState::initial_loads(const Deadline& deadline) {
     const double mcl = metrics::max_channel_load(loads);
     initial_objective_ += mcl;
     phase.inv_scale = mcl > 0 ? 1.0 / mcl : 1.0;
-    for (double l : loads) sum_penalty_ += penalty(phase, l);
+    for (double l : loads) sum_penalty_ += penalty(phase, l), sum_squares_ += l * l;
     phase.loads = std::make_unique<MaxTree>(loads);
   }
   delta_.assign(static_cast<std::size_t>(channels_) * phases_.size(), 0.0);
@@ -202,6 +221,75 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   return true;
 }
 
+
+double SwapState::annealing_score() const { return annealing_score(sum_squares_); }
+
+// Counts and squares are weighed alike in every phase, against the bytes per channel of all the
+// phases: a mapping-independent scale, so that scores of different states compare, and the same
+// per channel for a phase with a low MCL as for one with a high MCL.
+double SwapState::annealing_score(double sum_squares) const {
+  if (!routing_) return hop_bytes_;
+  double score = 0, at_max = 0;
+  for (const Phase& phase : phases_) {
+    score += phase.loads->max();
+    at_max += static_cast<double>(phase.loads->count_at_max());
+  }
+  const double per_channel = load_scale_ / static_cast<double>(channels_);
+  return score + per_channel * (kCountWeight * at_max + kSquaresWeight * sum_squares / (load_scale_ * load_scale_));
+}
+
+bool SwapState::try_swap_within(TaskId a, TaskId b, double slack) {
+  if (!routing_) {
+    const double delta = hop_bytes_change(a, b);
+    if (delta > slack) return false;
+    hop_bytes_ += delta;
+    swap(a, b);
+    return true;
+  }
+  const double before = annealing_score();
+  const LoadChange change = apply_swap_loads(a, b);
+  const bool kept = annealing_score(sum_squares_ + change.squares) <= before + slack;
+  if (kept) {
+    sum_penalty_ += change.penalty;
+    sum_squares_ += change.squares;
+    hop_bytes_ += hop_bytes_change(a, b);
+    swap(a, b);
+  } else {
+    undo_loads();
+  }
+  clear_delta();
+  return kept;
+}
+
+SwapState::LoadChange SwapState::apply_swap_loads(TaskId a, TaskId b) {
+  constexpr double no_ceiling = std::numeric_limits<double>::infinity();
+  for (int p = 0; p < static_cast<int>(phases_.size()); ++p) {
+    collect_flows(p, a, b);
+    for (const Flow& f : flows_) add_flow(p, f.src, f.dst, f.bytes, no_ceiling);
+  }
+  LoadChange change;
+  saved_.clear();
+  for (ChannelId c : touched_) {
+    const Phase& phase = phases_[static_cast<std::size_t>(c / channels_)];
+    const double old = load(c);
+    const double now = old + delta_[c];
+    saved_.push_back(old);
+    change.penalty += penalty(phase, now) - penalty(phase, old);
+    change.squares += now * now - old * old;
+    set_load(c, now);
+  }
+  return change;
+}
+
+void SwapState::undo_loads() {
+  for (std::size_t i = 0; i < touched_.size(); ++i) set_load(touched_[i], saved_[i]);
+}
+
+void SwapState::clear_delta() {
+  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
+  touched_.clear();
+}
+
 // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
 // removals first: then every added flow only raises loads, and the swap is dropped as soon as one
 // of them pushes a channel above its phase's ceiling, before the rest are routed.
@@ -214,8 +302,7 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
       if (!(fits = add_flow(p, f.src, f.dst, f.bytes, ceiling))) break;
   }
   const bool better = fits && judge_and_apply(hop_bytes_change(a, b));  // most swaps never get here
-  for (ChannelId c : touched_) delta_[c] = 0, marked_[c] = 0;
-  touched_.clear();
+  clear_delta();
   if (better) swap(a, b);
   return better;
 }
@@ -259,13 +346,14 @@ void SwapState::collect_flows(int p, TaskId a, TaskId b) {
 // it changes.
 bool SwapState::judge_and_apply(double hop_delta) {
   const double old_objective = objective();
-  double penalty_delta = 0;
+  double penalty_delta = 0, squares_delta = 0;
   for (ChannelId c : touched_) {
     const Phase& phase = phases_[static_cast<std::size_t>(c / channels_)];
     const double old = load(c);
     const double now = old + delta_[c];
     if (now > load_ceiling(phase)) return false;
     penalty_delta += penalty(phase, now) - penalty(phase, old);
+    squares_delta += now * now - old * old;
   }
   // Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
   // tolerance only absorbs rounding with fractional ones.
@@ -285,10 +373,11 @@ bool SwapState::judge_and_apply(double hop_delta) {
   const double new_objective = objective();
   if ((goal_ == Goal::objective && new_objective < old_objective - 1e-12 * old_objective) || secondary_drops) {
     sum_penalty_ += penalty_delta;
+    sum_squares_ += squares_delta;
     hop_bytes_ += hop_delta;
     return true;
   }
-  for (std::size_t i = 0; i < touched_.size(); ++i) set_load(touched_[i], saved_[i]);
+  undo_loads();
   return false;
 }
 

@@ -10,18 +10,22 @@
 
 namespace rankmap::mapping::detail {
 
-/// Channel loads in a max segment tree: a point update is O(log C) and the maximum O(1).
+/// Channel loads in a max segment tree: a point update is O(log C); the maximum and how many
+/// channels carry it (equal loads compare exactly) are O(1).
 class MaxTree {
  public:
   explicit MaxTree(const std::vector<double>& values);
   double value(std::size_t i) const { return tree_[size_ + i]; }
   void set(std::size_t i, double v);
   double max() const { return tree_[1]; }
+  std::size_t count_at_max() const { return count_[1]; }
   std::size_t argmax() const;
 
  private:
+  void pull(std::size_t i);
   std::size_t size_ = 1;
   std::vector<double> tree_;
+  std::vector<std::size_t> count_;
 };
 
 /// The in-edges of a graph in CSR form.
@@ -74,6 +78,15 @@ class SwapState {
 
   /// Swaps tasks a and b, which must be on different nodes, if that is an improvement.
   bool try_swap(TaskId a, TaskId b);
+
+  /// What annealing minimises. Under MCL: the sum of the phases' MCLs; plus, for each phase, its
+  /// initial MCL times the share of channels at its MCL, so that taking one channel off the maximum
+  /// counts where no MCL can drop yet; plus a small weight on the squared loads, which spreads
+  /// traffic. Under hop-bytes: hop-bytes.
+  double annealing_score() const;
+  /// Swaps tasks a and b (on different nodes) if annealing_score() rises by at most `slack`. With
+  /// slack = -T ln(u), u uniform in (0, 1], this is the Metropolis rule at temperature T.
+  bool try_swap_within(TaskId a, TaskId b, double slack);
 
   const Mapping& mapping() const noexcept { return slot_of_; }
   TaskId task_at(SlotId s) const { return task_of_slot_[s]; }
@@ -130,6 +143,16 @@ class SwapState {
   /// No channel of phase p may go above this: its MCL, or under `shorten` the ceiling set_goal() fixed.
   double load_ceiling(const Phase& phase) const;
   bool try_swap_hop_bytes(TaskId a, TaskId b);
+  double annealing_score(double sum_squares) const;
+  struct LoadChange {
+    double penalty = 0;  ///< of sum_penalty_
+    double squares = 0;  ///< of sum_squares_
+  };
+  /// Routes the flows of a and b that a swap changes into delta_ (no ceiling) and applies them to
+  /// the trees; undo_loads() puts the loads back.
+  LoadChange apply_swap_loads(TaskId a, TaskId b);
+  void undo_loads();
+  void clear_delta();
   void swap(TaskId a, TaskId b);
   void find_hot_tasks(Phase& phase);
 
@@ -152,6 +175,8 @@ class SwapState {
   double initial_objective_ = 0;
   double hop_bytes_ = 0;
   double sum_penalty_ = 0;
+  double sum_squares_ = 0;  ///< of every phase's channel loads, for annealing_score()
+  double load_scale_ = 1;   ///< bytes of all the phases per channel, for annealing_score()
   /// The tie-breaker under MCL: squared loads (relative to the phase's initial MCL) favour spreading
   /// traffic without lengthening it much; higher powers gained about 1% in MCL for 10% in hop-bytes.
   static double penalty(const Phase& phase, double load) {
