@@ -69,7 +69,7 @@ TIME_BUDGET_MS = "20000"
 # mappings of PHASED_ALGOS, which see the phases (`rankmap map --phases`): name, options, budget.
 PHASED_PROGRAMS = {"bt": "bt", "sp": "sp"}
 PHASED_ALGOS = [("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
-                ("anneal@dor~phases", ["--routing", "dor"], "300000")]
+                ("emahd+anneal@dor~phases", ["--routing", "dor"], "300000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)

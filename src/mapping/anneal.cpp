@@ -19,8 +19,9 @@ namespace {
 /// seven phases on torus:8x8x8 (1,024 tasks) with 240 s, 2e-4 ended at a phased MCL 6% below
 /// 4e-4's, which wandered for most of its budget.
 constexpr double kInitialTemperature = 2e-4;
-/// The best mapping seen at these many evenly spaced checkpoints is kept, in case the search ends
-/// worse than it was (a copy costs O(P), so not at every improvement).
+/// At these many evenly spaced checkpoints the weight of the channels at the maximum is lowered
+/// (from 1 to 0, with the temperature) and the mapping kept if its objective is the best yet (a
+/// copy costs O(P), so not at every improvement).
 constexpr int kCheckpoints = 64;
 constexpr int kClockEvery = 16;  ///< attempts between two looks at the clock
 
@@ -46,7 +47,7 @@ class Progress {
   double done_ = 0;
 };
 
-/// Runs the search on `state` and returns the best mapping it saw (by the annealing score).
+/// Runs the search on `state` and returns the best mapping it saw by the objective (checkpoints and the end).
 Mapping anneal(detail::SwapState& state, const topology::Allocation& alloc, const MapOptions& options,
                double search_ms, long long max_attempts) {
   detail::SwapPicker pick(state, alloc, options.seed);
@@ -54,13 +55,14 @@ Mapping anneal(detail::SwapState& state, const topology::Allocation& alloc, cons
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   const double start_temperature = kInitialTemperature * state.annealing_score();
   Mapping best = state.mapping();
-  double best_score = state.annealing_score();
+  double best_objective = state.objective();
   Progress progress(search_ms, max_attempts);
   int next_checkpoint = 1;
   for (double done = 0; done < 1; done = progress.step()) {
     if (done * kCheckpoints >= next_checkpoint) {
       next_checkpoint = static_cast<int>(done * kCheckpoints) + 1;
-      if (state.annealing_score() < best_score) best = state.mapping(), best_score = state.annealing_score();
+      if (state.objective() < best_objective) best = state.mapping(), best_objective = state.objective();
+      state.scale_count_weight(1 - done);
       if (options.progress) options.progress(done);
     }
     const TaskId a = pick.first(false);
@@ -71,7 +73,7 @@ Mapping anneal(detail::SwapState& state, const topology::Allocation& alloc, cons
     const double slack = -start_temperature * (1 - done) * std::log(1.0 - uniform(coin));
     state.try_swap_within(a, b, slack);
   }
-  if (state.annealing_score() < best_score) best = state.mapping();
+  if (state.objective() <= best_objective) best = state.mapping();
   return best;
 }
 

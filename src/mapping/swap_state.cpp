@@ -235,7 +235,8 @@ double SwapState::annealing_score(double sum_squares) const {
     at_max += static_cast<double>(phase.loads->count_at_max());
   }
   const double per_channel = load_scale_ / static_cast<double>(channels_);
-  return score + per_channel * (kCountWeight * at_max + kSquaresWeight * sum_squares / (load_scale_ * load_scale_));
+  return score + per_channel * (kCountWeight * count_weight_factor_ * at_max +
+                                kSquaresWeight * sum_squares / (load_scale_ * load_scale_));
 }
 
 bool SwapState::try_swap_within(TaskId a, TaskId b, double slack) {

@@ -84,6 +84,9 @@ class SwapState {
   /// counts where no MCL can drop yet; plus a small weight on the squared loads, which spreads
   /// traffic. Under hop-bytes: hop-bytes.
   double annealing_score() const;
+  /// Scales the weight of the channels at the maximum in annealing_score() (1 at first): annealing
+  /// lowers it as it cools, so that it ends on the objective itself.
+  void scale_count_weight(double factor) { count_weight_factor_ = factor; }
   /// Swaps tasks a and b (on different nodes) if annealing_score() rises by at most `slack`. With
   /// slack = -T ln(u), u uniform in (0, 1], this is the Metropolis rule at temperature T.
   bool try_swap_within(TaskId a, TaskId b, double slack);
@@ -177,6 +180,7 @@ class SwapState {
   double sum_penalty_ = 0;
   double sum_squares_ = 0;  ///< of every phase's channel loads, for annealing_score()
   double load_scale_ = 1;   ///< bytes of all the phases per channel, for annealing_score()
+  double count_weight_factor_ = 1;
   /// The tie-breaker under MCL: squared loads (relative to the phase's initial MCL) favour spreading
   /// traffic without lengthening it much; higher powers gained about 1% in MCL for 10% in hop-bytes.
   static double penalty(const Phase& phase, double load) {
