@@ -335,14 +335,15 @@ class Experiment:
         self.mappings.add(record)
         return None if record.get("failed") else record
 
-    def host_file(self, plat, conf, mapping_file, workdir, name):
+    def host_file(self, plat, conf, mapping_file, workdir, name, fingerprinted=True):
         """Writes workdir/NAME.hosts with `rankmap emit --format smpi-hostfile` when the tool has it, and
-        checks it byte for byte against hostfile.py (which writes it alone before the tool has emit)."""
+        checks it byte for byte against hostfile.py (which writes it alone before the tool has emit, and
+        for a mapping without the job's fingerprints, which emit refuses)."""
         path = os.path.join(workdir, safe(name) + ".hosts")
         node_hosts = hostfile_mod.hosts_of_alloc_file(plat["alloc"])
         lines = hostfile_mod.hostfile_lines(node_hosts, conf["ppn"], hostfile_mod.read_mapping(mapping_file))
         converted = "".join(h + "\n" for h in lines)
-        if not self.tool.has("emit"):
+        if not self.tool.has("emit") or not fingerprinted:
             with open(path, "w") as f:
                 f.write(converted)
             return path
@@ -407,10 +408,12 @@ class Experiment:
         with open(plat["alloc"]) as f:
             tasks = sum(1 for line in f if line.startswith("node ")) * conf["ppn"]
         if not os.path.exists(graph):
-            # The identity run records the graph every mapper needs.
+            # The identity run records the graph every mapper needs; without the graph there are no
+            # fingerprints yet, so hostfile.py writes this host file (the "identity" row's, written
+            # later with them, is emit's and must be the same file).
             launcher_order = os.path.join(workdir, "launcher.map")
             write_mapping(launcher_order, None, "identity", list(range(tasks)))
-            hosts = self.host_file(plat, conf, launcher_order, workdir, "launcher")
+            hosts = self.host_file(plat, conf, launcher_order, workdir, "launcher", fingerprinted=False)
             self.results.rows.pop((config, program, "identity"), None)
             self.simulate((config, program, "identity"), plat, program, hosts, graph)
             if not os.path.exists(graph):
