@@ -109,6 +109,20 @@ TEST(Anneal, AnInfiniteSlackKeepsEverySwap) {
   EXPECT_EQ(state.node_of(63), node_of_0);
 }
 
+TEST(Anneal, TheCountWeightScalesOnlyTheChannelsAtTheMaximum) {
+  const SweepCase c;
+  const Deadline no_deadline(1e6);
+  detail::SwapState state(c.summed, c.alloc, c.options(nullptr), identity_mapping(64), no_deadline);
+  ASSERT_TRUE(state.ready());
+  const double full = state.annealing_score();
+  state.scale_count_weight(0);
+  const double none = state.annealing_score();
+  state.scale_count_weight(0.5);
+  EXPECT_GT(full, none);
+  EXPECT_NEAR(state.annealing_score() - none, (full - none) / 2, 1e-9 * full);
+  EXPECT_GT(none, state.objective());  // the squared loads remain
+}
+
 TEST(Anneal, EndsBelowRefineOnASweep) {
   // From the identity, refine's descent stops where every single swap raises some phase's MCL;
   // annealing accepts such swaps early on and ends lower.
