@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment import CONFIGS, PROGRAMS, PHASED_ALGOS, PHASED_PROGRAMS, RANKMAP_ALGOS, DIMORDERS, safe  # noqa: E402
+from experiment import (CONFIGS, DIMORDERS, PHASED_ALGOS, PHASED_PROGRAMS, PROGRAMS, RANDOM_SKIPPED,  # noqa: E402
+                        RANKMAP_ALGOS, safe)
 import smpi_platform  # noqa: E402
 
 HEADING = "## Simulated network (issue 7)"
@@ -84,10 +85,12 @@ def fmt_rho(value):
 
 
 def mapping_order(config, program=None):
-    """The mappings of a configuration, or of one of its programs (the phased ones only where they apply)."""
+    """The mappings of a configuration, or those planned for one of its programs (the phased ones only
+    where they apply, the random one only where it is not skipped)."""
     ndims = len(smpi_platform.parse_torus(CONFIGS[config]["topology"]))
     phased = [a for a, _, _ in PHASED_ALGOS] if program is None or program in PHASED_PROGRAMS else []
-    names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + phased + ["treematch", "random"]
+    random = ["random"] if program is None or program not in RANDOM_SKIPPED else []
+    names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + phased + ["treematch"] + random
     return [n for n in names if n in CONFIGS[config].get("mappings", names)]
 
 
@@ -125,6 +128,8 @@ class Report:
         record = self.mappings.get((config, program, mapping))
         if record and record.get("failed"):
             return "mapper " + record["note"].replace("did not finish within", "stopped at")
+        if mapping == "random" and program in RANDOM_SKIPPED:
+            return "skipped (slow)"
         return "not run" if mapping in mapping_order(config, program) else "—"
 
     def emit(self, text=""):
