@@ -221,7 +221,6 @@ bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   return true;
 }
 
-
 double SwapState::annealing_score() const { return annealing_score(sum_squares_); }
 
 // Counts and squares are weighed alike in every phase, against the bytes per channel of all the

@@ -1,4 +1,5 @@
-// A mapping under pairwise task swaps, with the objective updated incrementally (refine's engine).
+// A mapping under pairwise task swaps, with the objective updated incrementally (the engine of
+// refine and anneal).
 #pragma once
 
 #include <rankmap/mapping/mapping.hpp>
