@@ -268,17 +268,23 @@ SwapState::LoadChange SwapState::apply_swap_loads(TaskId a, TaskId b) {
     for (const Flow& f : flows_) add_flow(p, f.src, f.dst, f.bytes, no_ceiling);
   }
   LoadChange change;
-  saved_.clear();
   for (ChannelId c : touched_) {
     const Phase& phase = phases_[static_cast<std::size_t>(c / channels_)];
     const double old = load(c);
     const double now = old + delta_[c];
-    saved_.push_back(old);
     change.penalty += penalty(phase, now) - penalty(phase, old);
     change.squares += now * now - old * old;
-    set_load(c, now);
   }
+  apply_loads();
   return change;
+}
+
+void SwapState::apply_loads() {
+  saved_.clear();
+  for (ChannelId c : touched_) {
+    saved_.push_back(load(c));
+    set_load(c, saved_.back() + delta_[c]);
+  }
 }
 
 void SwapState::undo_loads() {
@@ -365,11 +371,7 @@ bool SwapState::judge_and_apply(double hop_delta) {
   for (std::size_t p = 0; p < phases_.size() && !hottest_touched; ++p)
     hottest_touched = marked_[phased_channel(p, static_cast<ChannelId>(phases_[p].loads->argmax()))];
   if (!hottest_touched && !secondary_drops) return false;
-  saved_.clear();
-  for (ChannelId c : touched_) {
-    saved_.push_back(load(c));
-    set_load(c, saved_.back() + delta_[c]);
-  }
+  apply_loads();
   const double new_objective = objective();
   if ((goal_ == Goal::objective && new_objective < old_objective - 1e-12 * old_objective) || secondary_drops) {
     sum_penalty_ += penalty_delta;

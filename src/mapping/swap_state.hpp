@@ -155,6 +155,8 @@ class SwapState {
   /// Routes the flows of a and b that a swap changes into delta_ (no ceiling) and applies them to
   /// the trees; undo_loads() puts the loads back.
   LoadChange apply_swap_loads(TaskId a, TaskId b);
+  /// Adds delta_ to the loads of the touched channels, saving the old ones for undo_loads().
+  void apply_loads();
   void undo_loads();
   void clear_delta();
   void swap(TaskId a, TaskId b);
