@@ -21,11 +21,11 @@ shows it as not run.
 """
 import argparse
 import datetime
+import glob
 import hashlib
 import json
-import os
-import glob
 import math
+import os
 import random
 import subprocess
 import sys

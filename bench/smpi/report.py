@@ -12,12 +12,13 @@ Usage: report.py --out OUT --benchmarks BENCHMARKS.md [--rankmap PATH] [--image-
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from replace_section import replace_section  # noqa: E402
 from experiment import (CONFIGS, DIMORDERS, PHASED_ALGOS, PHASED_PROGRAMS, PROGRAMS, RANDOM_SKIPPED,  # noqa: E402
                         RANKMAP_ALGOS, safe)
 import smpi_platform  # noqa: E402
@@ -383,17 +384,6 @@ class Report:
         return "\n".join(self.lines).rstrip() + "\n"
 
 
-def replace_section(path, section, heading=HEADING):
-    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    pattern = re.compile(r"^" + re.escape(heading) + r"\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
-    else:
-        text = text.rstrip() + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(text.rstrip() + "\n")
-
-
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True)
@@ -410,7 +400,7 @@ def main(argv):
         raise SystemExit("report: no results yet")
     section = report.build(args.rankmap, os.path.abspath(args.image_dir),
                            os.path.dirname(os.path.abspath(args.benchmarks)), heading)
-    replace_section(args.benchmarks, section, heading)
+    replace_section(args.benchmarks, section)
     print(section)
     return 0
 
