@@ -45,7 +45,7 @@ for build in "$@"; do
     preload_init+=("$(launch "$mpi" 16 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:4x4 -- \
       "$build/bench/init_time" | awk '/init_seconds/ {print $2}')")
     read -r a b c < <(launch "$mpi" 64 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2x4x4,ppn=2 \
-      RANKMAP_REPORT=stderr -- "$build/bench/reorder_time" 2>&1 |
+      RANKMAP_REORDER=dist_graph RANKMAP_REPORT=stderr -- "$build/bench/reorder_time" 2>&1 |
       awk '/create_seconds/ {a = $3; b = $5} /^rankmap:/ {for (i = 1; i <= NF; ++i) if ($i ~ /^time_ms=/) c = substr($i, 9)}
            END {print a, b, c / 1000}')
     plain_create+=("$a") reorder_create+=("$b") root_mapping+=("$c")

@@ -33,9 +33,9 @@ for dir in "${dirs[@]}"; do
   echo "== $mpi ($dir): $ranks ranks, RANKMAP_COORDS=$coords"
   if [ "$mpi" = openmpi ]; then
     mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$ranks" \
-      -x LD_PRELOAD="$preload" -x RANKMAP_COORDS="$coords" -x RANKMAP_REPORT=stderr "$stencil"
+      -x LD_PRELOAD="$preload" -x RANKMAP_REORDER=dist_graph -x RANKMAP_COORDS="$coords" -x RANKMAP_REPORT=stderr "$stencil"
   else
-    mpiexec.mpich -n "$ranks" -genv LD_PRELOAD "$preload" -genv RANKMAP_COORDS "$coords" \
+    mpiexec.mpich -n "$ranks" -genv LD_PRELOAD "$preload" -genv RANKMAP_REORDER dist_graph -genv RANKMAP_COORDS "$coords" \
       -genv RANKMAP_REPORT stderr "$stencil"
   fi
 done

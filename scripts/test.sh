@@ -15,7 +15,8 @@ configure_and_build() {
   cmake --build "build-$mpi" -j"$jobs"
 }
 configure_and_build openmpi
-configure_and_build mpich -DRANKMAP_BUILD_UNIT_TESTS=OFF -DRANKMAP_BUILD_TOOLS=OFF -DRANKMAP_BUILD_BENCH=OFF
+configure_and_build mpich -DRANKMAP_BUILD_UNIT_TESTS=OFF -DRANKMAP_BUILD_TOOLS=OFF -DRANKMAP_BUILD_BENCH=OFF \
+  -DRANKMAP_TOOL_EXECUTABLE="$PWD/build-openmpi/tools/rankmap"
 
 ctest --test-dir build-openmpi -L 'unit|tool|smpi' -j"$jobs" --output-on-failure
 for mpi in openmpi mpich; do

@@ -12,6 +12,7 @@
   X(eval)                      \
   X(map)                       \
   X(emit)                      \
+  X(place)                     \
   X(render)
 
 namespace rankmap::tools {

@@ -33,10 +33,9 @@ void dist_graph_create_adjacent(MPI_Fint* comm, MPI_Fint* indegree, MPI_Fint* so
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
   const int rc = guarded([&] {
-    return runtime::dist_graph_create_adjacent(PMPI_Comm_f2c(*comm), *indegree, sources,
-                                               c_weights(sourceweights, binding), *outdegree, destinations,
-                                               c_weights(destweights, binding), PMPI_Info_f2c(*info), *reorder != 0,
-                                               &result);
+    return runtime::dist_graph_create_adjacent(
+        runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *indegree, sources, c_weights(sourceweights, binding),
+        *outdegree, destinations, c_weights(destweights, binding), PMPI_Info_f2c(*info), *reorder != 0, &result);
   });
   finish(rc, result, newcomm, ierr);
 }
@@ -47,8 +46,9 @@ void dist_graph_create(MPI_Fint* comm, MPI_Fint* n, MPI_Fint* sources, MPI_Fint*
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
   const int rc = guarded([&] {
-    return runtime::dist_graph_create(PMPI_Comm_f2c(*comm), *n, sources, degrees, destinations,
-                                      c_weights(weights, binding), PMPI_Info_f2c(*info), *reorder != 0, &result);
+    return runtime::dist_graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *n, sources, degrees,
+                                      destinations, c_weights(weights, binding), PMPI_Info_f2c(*info), *reorder != 0,
+                                      &result);
   });
   finish(rc, result, newcomm, ierr);
 }
@@ -60,7 +60,8 @@ void cart_create(MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* peri
   const int rc = guarded([&] {
     std::vector<int> periodic(static_cast<std::size_t>(*ndims > 0 ? *ndims : 0));
     for (std::size_t d = 0; d < periodic.size(); ++d) periodic[d] = periods[d] != 0;
-    return runtime::cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, periodic.data(), *reorder != 0, &result);
+    return runtime::cart_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *ndims, dims, periodic.data(),
+                                *reorder != 0, &result);
   });
   finish(rc, result, newcomm, ierr);
 }
@@ -69,8 +70,10 @@ void graph_create(MPI_Fint* comm, MPI_Fint* nnodes, MPI_Fint* index, MPI_Fint* e
                   MPI_Fint* newcomm, MPI_Fint* ierr) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  const int rc =
-      guarded([&] { return runtime::graph_create(PMPI_Comm_f2c(*comm), *nnodes, index, edges, *reorder != 0, &result); });
+  const int rc = guarded([&] {
+    return runtime::graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *nnodes, index, edges,
+                                 *reorder != 0, &result);
+  });
   finish(rc, result, newcomm, ierr);
 }
 

@@ -1,9 +1,9 @@
 // MPI_Init and MPI_Init_thread, in C and in every Fortran mangling, sharing one body.
+#include "fortran_next.hpp"
 #include "interpose.hpp"
 
+#include "profiler.hpp"
 #include "state.hpp"
-
-#include <dlfcn.h>
 
 namespace rankmap::pmpi {
 
@@ -17,19 +17,13 @@ void after_init(const ReentryGuard& guard) noexcept {
   } catch (...) {
     // initialize_world() reports its own failures; nothing may escape into the application.
   }
+  runtime::profiler::start();
 }
 
 namespace {
 
 using FortranInit = void (*)(MPI_Fint* ierr);
 using FortranInitThread = void (*)(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr);
-
-/// The MPI library's Fortran entry point after this library: its PMPI name, else its MPI name.
-template <typename Fn>
-Fn next_fortran(const char* pmpi_name, const char* mpi_name) {
-  if (void* f = dlsym(RTLD_NEXT, pmpi_name)) return reinterpret_cast<Fn>(f);
-  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, mpi_name));
-}
 
 /// Fortran MPI_INIT ends in the library's Fortran PMPI_INIT, which also sets up its Fortran
 /// layer (constants such as MPI_UNWEIGHTED); `ierr` may be null only for mpi_f08.

@@ -23,6 +23,7 @@ int call_engine(Engine&& engine, Plain&& plain) noexcept {
 }  // namespace
 
 using rankmap::pmpi::ReentryGuard;
+constexpr auto kInterposed = rankmap::runtime::Origin::interposed;
 
 RANKMAP_INTERPOSE int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                                      const int sourceweights[], int outdegree,
@@ -36,8 +37,9 @@ RANKMAP_INTERPOSE int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree
   if (!guard.outermost()) return plain();
   return call_engine(
       [&] {
-        return rankmap::runtime::dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
-                                                            destinations, destweights, info, reorder, newcomm);
+        return rankmap::runtime::dist_graph_create_adjacent(kInterposed, comm, indegree, sources, sourceweights,
+                                                            outdegree, destinations, destweights, info, reorder,
+                                                            newcomm);
       },
       plain);
 }
@@ -52,8 +54,8 @@ RANKMAP_INTERPOSE int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sour
   if (!guard.outermost()) return plain();
   return call_engine(
       [&] {
-        return rankmap::runtime::dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder,
-                                                   newcomm);
+        return rankmap::runtime::dist_graph_create(kInterposed, comm, n, sources, degrees, destinations, weights, info,
+                                                   reorder, newcomm);
       },
       plain);
 }
@@ -63,8 +65,8 @@ RANKMAP_INTERPOSE int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[]
   const ReentryGuard guard;
   auto plain = [&] { return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm); };
   if (!guard.outermost()) return plain();
-  return call_engine([&] { return rankmap::runtime::cart_create(comm, ndims, dims, periods, reorder, newcomm); },
-                     plain);
+  return call_engine(
+      [&] { return rankmap::runtime::cart_create(kInterposed, comm, ndims, dims, periods, reorder, newcomm); }, plain);
 }
 
 RANKMAP_INTERPOSE int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
@@ -72,6 +74,6 @@ RANKMAP_INTERPOSE int MPI_Graph_create(MPI_Comm comm, int nnodes, const int inde
   const ReentryGuard guard;
   auto plain = [&] { return PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm); };
   if (!guard.outermost()) return plain();
-  return call_engine([&] { return rankmap::runtime::graph_create(comm, nnodes, index, edges, reorder, newcomm); },
-                     plain);
+  return call_engine(
+      [&] { return rankmap::runtime::graph_create(kInterposed, comm, nnodes, index, edges, reorder, newcomm); }, plain);
 }

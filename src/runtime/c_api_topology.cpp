@@ -43,6 +43,9 @@ bool mpi_ready() {
 
 rankmap::runtime::ReorderOutcome* outcome_of(rankmap_result result) { return result ? &result->outcome : nullptr; }
 
+/// The C API is an explicit request to renumber: RANKMAP_REORDER does not apply.
+constexpr auto kExplicit = rankmap::runtime::Origin::c_api;
+
 }  // namespace
 
 extern "C" {
@@ -120,7 +123,7 @@ RANKMAP_EXPORT int rankmap_dist_graph_create_adjacent(MPI_Comm comm_old, int ind
     if (!mpi_ready()) return RANKMAP_ERR_MPI;
     if (!comm_dist_graph) return RANKMAP_ERR_ARG;
     return status_of_mpi(rankmap::runtime::dist_graph_create_adjacent(
-        comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder,
+        kExplicit, comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder,
         comm_dist_graph, outcome_of(result)));
   });
 }
@@ -131,8 +134,9 @@ RANKMAP_EXPORT int rankmap_dist_graph_create(MPI_Comm comm_old, int n, const int
   return guarded([&] {
     if (!mpi_ready()) return RANKMAP_ERR_MPI;
     if (!comm_dist_graph) return RANKMAP_ERR_ARG;
-    return status_of_mpi(rankmap::runtime::dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
-                                                             info, reorder, comm_dist_graph, outcome_of(result)));
+    return status_of_mpi(rankmap::runtime::dist_graph_create(kExplicit, comm_old, n, sources, degrees, destinations,
+                                                             weights, info, reorder, comm_dist_graph,
+                                                             outcome_of(result)));
   });
 }
 

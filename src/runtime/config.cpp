@@ -3,6 +3,7 @@
 
 #include <rankmap/hash.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -26,6 +27,48 @@ void apply_disable(Config& c, std::string_view v) {
   if (v == "1" || v == "yes" || v == "true" || v == "on") c.disable = true;
   else if (v == "0" || v == "no" || v == "false" || v == "off" || v.empty()) c.disable = false;
   else throw InputError("'" + std::string(v) + "': expected 1 or 0");
+}
+
+struct ReorderName {
+  std::string_view name;
+  unsigned bits;
+};
+constexpr ReorderName kReorderNames[] = {{"none", reorder_none},
+                                         {"dist_graph", reorder_dist_graph},
+                                         {"cart", reorder_cart},
+                                         {"graph", reorder_graph},
+                                         {"all", reorder_all}};
+
+void apply_reorder(Config& c, std::string_view v) {
+  unsigned bits = reorder_none;
+  for (std::size_t pos = 0; pos <= v.size();) {
+    const std::size_t end = std::min(v.find(',', pos), v.size());
+    const std::string_view word = v.substr(pos, end - pos);
+    const auto* known = std::find_if(std::begin(kReorderNames), std::end(kReorderNames),
+                                     [&](const ReorderName& n) { return n.name == word; });
+    if (known == std::end(kReorderNames))
+      throw InputError("'" + std::string(v) + "': '" + std::string(word) +
+                       "' is not one of none, dist_graph, cart, graph, all (a comma-separated list)");
+    bits |= known->bits;
+    pos = end + 1;
+  }
+  c.reorder = bits;
+}
+
+void apply_profile(Config& c, std::string_view v) { c.profile_prefix = std::string(v); }
+
+void apply_profile_phases(Config& c, std::string_view v) {
+  if (v.empty() || v == "none")
+    c.profile_phases = {};
+  else if (v == "pcontrol")
+    c.profile_phases = {PhaseRule::Kind::pcontrol, 0};
+  else if (v.starts_with("time:")) {
+    const double seconds = parse_number(v.substr(5));
+    if (!(seconds > 0)) throw InputError("'" + std::string(v) + "': the window must be longer than 0 seconds");
+    c.profile_phases = {PhaseRule::Kind::time, seconds};
+  } else {
+    throw InputError("'" + std::string(v) + "': expected none, pcontrol or time:SECONDS");
+  }
 }
 
 void apply_algorithm(Config& c, std::string_view v) {
@@ -69,14 +112,18 @@ void apply_min_gain(Config& c, std::string_view v) {
 constexpr OptionInfo kOptions[] = {
     {"RANKMAP_DISABLE", "bool", "0", "1 makes every interposed call a pass-through to MPI; set it for the whole job",
      &apply_disable},
+    {"RANKMAP_REORDER", "list", "none",
+     "which interposed topology calls with reorder true are renumbered: none (advice in the report only), "
+     "dist_graph, cart, graph or all, comma-separated",
+     &apply_reorder},
     {"RANKMAP_ALGO", "string", "auto",
      "auto (a precomputed mapping if one matches, else mahd+refine within the time budget) or an algorithm "
      "chain of the runtime such as mahd+refine or dimorder-best",
      &apply_algorithm},
-    {"RANKMAP_OBJECTIVE", "string", "mcl", "what the mapping minimises and the do-no-harm test compares: mcl or hopbytes",
-     &apply_objective},
-    {"RANKMAP_ROUTING", "string", "adaptive", "routing model MCL is measured under: adaptive, adaptive-hop, dor or dor:<order>",
-     &apply_routing},
+    {"RANKMAP_OBJECTIVE", "string", "mcl",
+     "what the mapping minimises and the do-no-harm test compares: mcl or hopbytes", &apply_objective},
+    {"RANKMAP_ROUTING", "string", "adaptive",
+     "routing model MCL is measured under: adaptive, adaptive-hop, dor or dor:<order>", &apply_routing},
     {"RANKMAP_COORDS", "string", "auto",
      "where processes run: auto (BG/Q, then Cray, then host names only), file:PATH, "
      "emulate:<grid>[,ppn=N][,sockets=S], bgq, cray or hostname",
@@ -86,10 +133,17 @@ constexpr OptionInfo kOptions[] = {
     {"RANKMAP_DUMP", "path", "", "directory where rank 0 writes the graph, allocation and mapping of each reorder",
      &apply_dump},
     {"RANKMAP_REPORT", "string", "", "stderr or a file path: one line per reorder", &apply_report},
-    {"RANKMAP_TIME_BUDGET_MS", "number", "200", "how long the mapping search may run, in milliseconds",
-     &apply_budget},
-    {"RANKMAP_MIN_GAIN", "number", "0.02",
-     "relative improvement of the objective required before ranks are reordered", &apply_min_gain},
+    {"RANKMAP_TIME_BUDGET_MS", "number", "200", "how long the mapping search may run, in milliseconds", &apply_budget},
+    {"RANKMAP_MIN_GAIN", "number", "0.02", "relative improvement of the objective required before ranks are reordered",
+     &apply_min_gain},
+    {"RANKMAP_PROFILE", "path", "",
+     "PREFIX: count the bytes each process sends to each other one and write PREFIX.mtx and PREFIX.coords "
+     "at MPI_Finalize",
+     &apply_profile},
+    {"RANKMAP_PROFILE_PHASES", "string", "none",
+     "with RANKMAP_PROFILE: pcontrol (each MPI_Pcontrol call starts a phase) or time:SECONDS (fixed windows); "
+     "adds PREFIX.phase<k>.mtx",
+     &apply_profile_phases},
 };
 
 std::vector<std::string> rankmap_variables_in_environment() {
@@ -104,6 +158,12 @@ std::vector<std::string> rankmap_variables_in_environment() {
 }  // namespace
 
 std::span<const OptionInfo> options() { return kOptions; }
+
+std::string reorder_setting_for(ReorderCall call) {
+  for (const ReorderName& n : kReorderNames)
+    if (n.bits == call) return std::string(n.name);
+  return "all";
+}
 
 ConfigResult read_config(const EnvLookup& lookup, std::span<const std::string> present_names) {
   ConfigResult result;

@@ -15,8 +15,25 @@
 
 namespace rankmap::runtime {
 
+/// The topology calls whose ranks may be renumbered (RANKMAP_REORDER), as bits.
+enum ReorderCall : unsigned {
+  reorder_none = 0,
+  reorder_dist_graph = 1,
+  reorder_cart = 2,
+  reorder_graph = 4,
+  reorder_all = 7
+};
+
+/// When a profile starts a new phase (RANKMAP_PROFILE_PHASES).
+struct PhaseRule {
+  enum class Kind { none, pcontrol, time };
+  Kind kind = Kind::none;
+  double seconds = 0;  ///< time: the length of each window
+};
+
 struct Config {
   bool disable = false;
+  unsigned reorder = reorder_none;  ///< ReorderCall bits; the interposed calls only, never the C API
   std::string algorithm = "auto";
   mapping::Objective objective = mapping::Objective::mcl;
   topology::RoutingSpec routing;
@@ -26,7 +43,12 @@ struct Config {
   std::string report;        ///< empty, "stderr" or a file path
   double time_budget_ms = 200;
   double min_gain = 0.02;
+  std::string profile_prefix;  ///< empty for no traffic profile
+  PhaseRule profile_phases;
 };
+
+/// `dist_graph`, `cart`, `graph`, `all` or `none` as one word for messages.
+std::string reorder_setting_for(ReorderCall call);
 
 /// One environment variable: what it is called, what it takes, its default, and what it does.
 struct OptionInfo {

@@ -12,24 +12,18 @@
 
 namespace rankmap::runtime {
 
-namespace {
-
-/// One line per node in order of first appearance, with its slot count. This reproduces the live
-/// slot order exactly when each node's slots are consecutive ranks, as launchers place them by default.
-topology::CoordinateFile coordinate_file_of(const topology::Allocation& alloc) {
+topology::CoordinateFile coordinate_file_of(const topology::Allocation& alloc, std::span<const std::string> hosts) {
   topology::CoordinateFile file;
   file.grid = alloc.grid();
   for (int i = 0; i < alloc.num_nodes(); ++i) {
     topology::CoordinateEntry entry;
-    entry.host = "node" + std::to_string(i);
+    entry.host = hosts.empty() ? "node" + std::to_string(i) : hosts[static_cast<std::size_t>(i)];
     entry.coords = alloc.grid().coords_of(alloc.node(i));
     entry.slots = static_cast<int>(alloc.slots_of_node(i).size());
     file.nodes.push_back(entry);
   }
   return file;
 }
-
-}  // namespace
 
 std::string dump_reorder(const std::string& dir, const graph::CommGraph& graph, const Placement& placement,
                          const Decision& decision) {

@@ -5,10 +5,17 @@
 #include "placement.hpp"
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/topology/coordinate_file.hpp>
 
+#include <span>
 #include <string>
 
 namespace rankmap::runtime {
+
+/// The allocation as a coordinate file: one line per node in order of first appearance, with its
+/// slot count. This reproduces the live slot order exactly when each node's slots are consecutive
+/// ranks, as launchers place them by default. `hosts` names the nodes; without it they are node<i>.
+topology::CoordinateFile coordinate_file_of(const topology::Allocation& alloc, std::span<const std::string> hosts = {});
 
 /// Writes `<dir>/reorder-<NNN>.mtx` (the graph, Matrix Market), `.coords` (the allocation as a
 /// coordinate file, one `node<i>` line per node with its slot count) and `.map` (the mapping used,

@@ -184,6 +184,10 @@ void report(const Request& req, int rank, TaskId n, const Decision& d) {
   write_report(config.report, format_report_line(req.name(), n, d));
 }
 
+std::string append_note(const std::string& note, const std::string& more) {
+  return note.empty() ? more : note + "; " + more;
+}
+
 void fill(ReorderOutcome* outcome, const Decision& d, std::vector<SlotId> slot_of) {
   if (!outcome) return;
   outcome->applied = d.applied;
@@ -211,15 +215,43 @@ int fall_back(const Request& req, int rank, TaskId n, std::string why, int reord
   return req.call_mpi(reorder, result);
 }
 
-int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, ReorderOutcome* outcome) {
+/// What the engine does with one call that asks for reordering.
+enum class Mode { plain, renumber, advise };
+
+/// Every process computes the same mode: an interposed call relies on the settings the init
+/// exchange found identical everywhere (a process whose settings differ makes everyone pass through).
+Mode mode_of(const Request& req, Origin origin) {
+  const RuntimeState& s = runtime_state();
+  if (s.config.ok() && s.config.config.disable) return Mode::plain;
+  if (origin == Origin::c_api) return Mode::renumber;
+  if (s.world_initialised && !s.active()) return Mode::plain;
+  if (s.config.config.reorder & req.call_kind()) return Mode::renumber;
+  return s.config.config.report.empty() ? Mode::plain : Mode::advise;
+}
+
+/// In advice mode the decision is reported, and the call is MPI's own with the caller's arguments.
+int advise(const Request& req, int rank, TaskId n, Decision decision, int reorder, MPI_Comm* result) {
+  if (decision.applied) {
+    decision.applied = false;
+    decision.note = append_note(decision.note, "advice only: RANKMAP_REORDER=" + reorder_setting_for(req.call_kind()) +
+                                                   " would renumber this call (safe only for programs that take "
+                                                   "their work from the new rank, docs/runtime.md)");
+  } else {
+    decision.note = append_note(decision.note, "advice only");
+  }
+  report(req, rank, n, decision);
+  return req.call_mpi(reorder, result);
+}
+
+int run(const Request& req, Origin origin, MPI_Comm comm, int reorder, MPI_Comm* result, ReorderOutcome* outcome) {
   if (outcome) *outcome = ReorderOutcome{};
   if (comm == MPI_COMM_NULL || !reorder || !result) return req.call_mpi(reorder, result);
   int inter = 0, size = 0, rank = 0;
   PMPI_Comm_test_inter(comm, &inter);
   PMPI_Comm_size(comm, &size);
   if (inter || size == 1) return req.call_mpi(reorder, result);
-  const RuntimeState& s = runtime_state();
-  if (s.config.ok() && s.config.config.disable) return req.call_mpi(reorder, result);
+  const Mode mode = mode_of(req, origin);
+  if (mode == Mode::plain) return req.call_mpi(reorder, result);
   PMPI_Comm_rank(comm, &rank);
 
   LocalCheck check;
@@ -232,6 +264,8 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
     prepared = false;
   }
   const Agreement agreement = agree(comm, check, prepared, args_hash);
+  // Advice never changes a call: erroneous arguments are MPI's to report.
+  if (agreement.invalid && mode == Mode::advise) return req.call_mpi(reorder, result);
   if (agreement.invalid) {
     // The process that found the problem says what it is; the error handler runs everywhere.
     const std::string message = std::string(req.name()) + ": " + check.error;
@@ -251,12 +285,14 @@ int run(const Request& req, MPI_Comm comm, int reorder, MPI_Comm* result, Reorde
     return fall_back(req, rank, n, "the graph has more than 2^31 entries", reorder, result, outcome);
   std::vector<SlotId> slot_of;
   const Header header = decide_and_broadcast(req, comm, rank, edges, n, *placement.placement, slot_of);
+  if (header.status == Header::invalid && mode == Mode::advise) return req.call_mpi(reorder, result);
   if (header.status == Header::invalid) {
     if (rank == kRoot) log_once(header.note, std::string(req.name()) + ": " + header.note);
     return raise_invalid(comm, result);
   }
   if (header.status == Header::failed) return fall_back(req, rank, n, header.note, reorder, result, outcome);
   const Decision decision = decision_of(header);
+  if (mode == Mode::advise) return advise(req, rank, n, decision, reorder, result);
   report(req, rank, n, decision);
   if (!decision.applied) {
     fill(outcome, decision, {});
@@ -292,35 +328,37 @@ MPI_Comm renumbered_communicator(MPI_Comm comm, const std::vector<SlotId>& slot_
   return renumbered;
 }
 
-int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
-                               int outdegree, const int destinations[], const int destweights[], MPI_Info info,
-                               int reorder, MPI_Comm* newcomm, ReorderOutcome* outcome) {
+int dist_graph_create_adjacent(Origin origin, MPI_Comm comm, int indegree, const int sources[],
+                               const int sourceweights[], int outdegree, const int destinations[],
+                               const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm,
+                               ReorderOutcome* outcome) {
   const AdjacentRequest req(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info);
-  return run(req, comm, reorder, newcomm, outcome);
+  return run(req, origin, comm, reorder, newcomm, outcome);
 }
 
-int dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
-                      const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm, ReorderOutcome* outcome) {
+int dist_graph_create(Origin origin, MPI_Comm comm, int n, const int sources[], const int degrees[],
+                      const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm,
+                      ReorderOutcome* outcome) {
   const DistGraphRequest req(comm, n, sources, degrees, destinations, weights, info);
-  return run(req, comm, reorder, newcomm, outcome);
+  return run(req, origin, comm, reorder, newcomm, outcome);
 }
 
-int cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm,
-                ReorderOutcome* outcome) {
+int cart_create(Origin origin, MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                MPI_Comm* newcomm, ReorderOutcome* outcome) {
   const CartRequest req(comm, ndims, dims, periods);
-  return run(req, comm, reorder, newcomm, outcome);
+  return run(req, origin, comm, reorder, newcomm, outcome);
 }
 
-int graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* newcomm,
-                 ReorderOutcome* outcome) {
+int graph_create(Origin origin, MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                 MPI_Comm* newcomm, ReorderOutcome* outcome) {
   const GraphRequest req(comm, nnodes, index, edges);
-  return run(req, comm, reorder, newcomm, outcome);
+  return run(req, origin, comm, reorder, newcomm, outcome);
 }
 
 int comm_reorder(MPI_Comm comm, int outdegree, const int destinations[], const int weights[], MPI_Comm* newcomm,
                  ReorderOutcome* outcome) {
   const OutEdgesRequest req(comm, outdegree, destinations, weights);
-  return run(req, comm, 1, newcomm, outcome);
+  return run(req, Origin::c_api, comm, 1, newcomm, outcome);
 }
 
 }  // namespace rankmap::runtime

@@ -54,6 +54,7 @@ PlacementResult placement_from_records(std::span<const ProcessRecord> records,
   for (std::size_t r = 0; r < records.size(); ++r) {
     if (records[r].config_hash != records[0].config_hash)
       return failure("the RANKMAP_* settings of rank " + std::to_string(r) + " differ from those of rank 0");
+    if (records[r].status == record_disabled) return failure("RANKMAP_DISABLE is set");
     if (records[r].status == record_config_error)
       return failure("rank " + std::to_string(r) + " has a bad RANKMAP_* value", static_cast<int>(r));
     if (records[r].status == record_provider_error)

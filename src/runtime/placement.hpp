@@ -25,7 +25,12 @@ struct ProcessRecord {
 
 static_assert(sizeof(ProcessRecord) == 64, "docs/runtime.md gives the record's size");
 
-enum RecordStatus : std::int32_t { record_ok = 0, record_config_error = 1, record_provider_error = 2 };
+enum RecordStatus : std::int32_t {
+  record_ok = 0,
+  record_config_error = 1,
+  record_provider_error = 2,
+  record_disabled = 3,  ///< RANKMAP_DISABLE: the process did not look for its location
+};
 
 /// The processes of a communicator (slot s = rank s) on their nodes.
 struct Placement {

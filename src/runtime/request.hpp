@@ -1,6 +1,7 @@
 // One topology call as the reorder engine sees it: checks, graph edges, the plain call and the build.
 #pragma once
 
+#include "config.hpp"
 #include "validate.hpp"
 
 #include <rankmap/types.hpp>
@@ -27,6 +28,8 @@ class Request {
  public:
   virtual ~Request() = default;
   virtual const char* name() const = 0;
+  /// Which RANKMAP_REORDER word names this call (reorder_none for the C API's own calls).
+  virtual ReorderCall call_kind() const = 0;
   /// The underlying MPI call on the original communicator, with this reorder flag.
   virtual int call_mpi(int reorder, MPI_Comm* result) const = 0;
   /// This process's arguments, checked without communicating.

@@ -12,6 +12,7 @@ class AdjacentRequest final : public Request {
       : comm_(comm), indegree_(indegree), sources_(sources), sourceweights_(sourceweights), outdegree_(outdegree),
         destinations_(destinations), destweights_(destweights), info_(info) {}
   const char* name() const override { return "MPI_Dist_graph_create_adjacent"; }
+  ReorderCall call_kind() const override { return reorder_dist_graph; }
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;
@@ -36,6 +37,7 @@ class DistGraphRequest final : public Request {
       : comm_(comm), n_(n), sources_(sources), degrees_(degrees), destinations_(destinations), weights_(weights),
         info_(info) {}
   const char* name() const override { return "MPI_Dist_graph_create"; }
+  ReorderCall call_kind() const override { return reorder_dist_graph; }
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;
@@ -56,6 +58,7 @@ class CartRequest final : public Request {
   CartRequest(MPI_Comm comm, int ndims, const int dims[], const int periods[])
       : comm_(comm), ndims_(ndims), dims_(dims), periods_(periods) {}
   const char* name() const override { return "MPI_Cart_create"; }
+  ReorderCall call_kind() const override { return reorder_cart; }
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   std::uint64_t replicated_hash() const override;
@@ -76,6 +79,7 @@ class GraphRequest final : public Request {
   GraphRequest(MPI_Comm comm, int nnodes, const int index[], const int edges[])
       : comm_(comm), nnodes_(nnodes), index_(index), edges_(edges) {}
   const char* name() const override { return "MPI_Graph_create"; }
+  ReorderCall call_kind() const override { return reorder_graph; }
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   std::uint64_t replicated_hash() const override;
@@ -97,6 +101,7 @@ class OutEdgesRequest final : public Request {
   OutEdgesRequest(MPI_Comm comm, int outdegree, const int destinations[], const int weights[])
       : comm_(comm), outdegree_(outdegree), destinations_(destinations), weights_(weights) {}
   const char* name() const override { return "rankmap_comm_reorder"; }
+  ReorderCall call_kind() const override { return reorder_none; }
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;

@@ -64,14 +64,24 @@ std::string own_failure_message() {
   return local_location().error;
 }
 
-PlacementResult gather_placement(MPI_Comm comm) {
+bool disabled() {
+  const ConfigResult& c = mutable_state().config;
+  return c.ok() && c.config.disable;
+}
+
+std::vector<ProcessRecord> gather_records(MPI_Comm comm) {
   const RuntimeState& s = mutable_state();
-  const LocalLocation& here = local_location();
-  const ProcessRecord mine = make_record(here.where, s.config.ok(), s.config.hash);
+  ProcessRecord mine = make_record(local_location().where, s.config.ok(), s.config.hash);
+  if (disabled()) mine.status = record_disabled;
   int size = 0;
   PMPI_Comm_size(comm, &size);
   std::vector<ProcessRecord> all(static_cast<std::size_t>(size));
   PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm);
+  return all;
+}
+
+PlacementResult placement_from(MPI_Comm comm, const std::vector<ProcessRecord>& all) {
+  const LocalLocation& here = local_location();
   PlacementResult result =
       placement_from_records(all, here.where ? here.where->grid : std::optional<topology::Grid>());
   if (result.failing_rank >= 0) {
@@ -79,6 +89,15 @@ PlacementResult gather_placement(MPI_Comm comm) {
     if (!detail.empty()) result.failure = detail;
   }
   return result;
+}
+
+PlacementResult gather_placement(MPI_Comm comm) { return placement_from(comm, gather_records(comm)); }
+
+/// The first rank whose settings differ from rank 0's, or -1 when all agree.
+int first_disagreeing_rank(const std::vector<ProcessRecord>& records) {
+  for (std::size_t r = 1; r < records.size(); ++r)
+    if (records[r].config_hash != records[0].config_hash) return static_cast<int>(r);
+  return -1;
 }
 
 }  // namespace
@@ -90,7 +109,7 @@ const LocalLocation& local_location() {
   static std::once_flag once;
   std::call_once(once, [] {
     const ConfigResult& c = mutable_state().config;
-    if (!c.ok()) return;
+    if (!c.ok() || c.config.disable) return;
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -109,10 +128,16 @@ void initialize_world() {
     try {
       RuntimeState& s = mutable_state();
       report_settings_once();
-      if (s.config.ok() && s.config.config.disable) return;
-      s.world = gather_placement(MPI_COMM_WORLD);
+      const std::vector<ProcessRecord> records = gather_records(MPI_COMM_WORLD);
+      const int differing = first_disagreeing_rank(records);
+      s.world_settings_agree = differing < 0;
+      s.world = placement_from(MPI_COMM_WORLD, records);
       s.world_initialised = true;
-      if (!s.world.placement && world_rank() == 0)
+      if (world_rank() != 0) return;
+      if (!s.world_settings_agree)
+        log_once("world", "the RANKMAP_* settings of rank " + std::to_string(differing) +
+                              " differ from those of rank 0; every call is passed through in this run");
+      else if (s.active() && !s.world.placement)
         log_once("world", s.world.failure + "; ranks will not be reordered in this run");
     } catch (const std::exception& e) {
       // Only a local failure (out of memory) gets here. Marking the world as without placement

@@ -14,15 +14,22 @@ namespace rankmap::runtime {
 /// Written once (configuration on first use, world placement in MPI_Init), read-only afterwards.
 struct RuntimeState {
   ConfigResult config;
-  bool world_initialised = false;  ///< the interposed MPI_Init gathered the world placement
-  PlacementResult world;           ///< valid when world_initialised
+  bool world_initialised = false;     ///< the interposed MPI_Init made its exchange
+  bool world_settings_agree = false;  ///< every process of MPI_COMM_WORLD has the same RANKMAP_* values
+  PlacementResult world;              ///< valid when world_initialised
+
+  /// The preload layer does anything beyond passing calls through: the init exchange found the
+  /// same valid settings everywhere, and RANKMAP_DISABLE is not set. The same on every process.
+  bool active() const { return world_initialised && world_settings_agree && config.ok() && !config.config.disable; }
 };
 
 /// The state; reads the environment on the first call. Needs MPI to be initialised.
 const RuntimeState& runtime_state();
 
 /// For the interposed MPI_Init, right after PMPI_Init succeeded: reports bad settings once on rank 0
-/// and, unless disabled, gathers every process's location with one MPI_Allgather on MPI_COMM_WORLD.
+/// and gathers every process's record (settings hash, and its location unless disabled) with one
+/// MPI_Allgather on MPI_COMM_WORLD. The exchange happens whatever the settings, so that processes
+/// with different settings (RANKMAP_DISABLE on some only) cannot take different collective paths.
 /// Runs once per process; never throws.
 void initialize_world();
 

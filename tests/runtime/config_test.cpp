@@ -35,6 +35,9 @@ TEST(Config, DefaultsAreThoseOfDesignSection9) {
   EXPECT_EQ(r.config.time_budget_ms, 200);
   EXPECT_EQ(r.config.min_gain, 0.02);
   EXPECT_TRUE(r.config.report.empty());
+  EXPECT_EQ(r.config.reorder, reorder_none);
+  EXPECT_TRUE(r.config.profile_prefix.empty());
+  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::none);
   EXPECT_TRUE(r.warnings.empty());
 }
 
@@ -48,8 +51,15 @@ TEST(Config, ReadsEveryOption) {
                                {"RANKMAP_DUMP", "/dump"},
                                {"RANKMAP_REPORT", "stderr"},
                                {"RANKMAP_TIME_BUDGET_MS", "50.5"},
-                               {"RANKMAP_MIN_GAIN", "0.1"}});
+                               {"RANKMAP_MIN_GAIN", "0.1"},
+                               {"RANKMAP_REORDER", "cart,graph"},
+                               {"RANKMAP_PROFILE", "/prof/app"},
+                               {"RANKMAP_PROFILE_PHASES", "time:2.5"}});
   ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_EQ(r.config.reorder, reorder_cart | reorder_graph);
+  EXPECT_EQ(r.config.profile_prefix, "/prof/app");
+  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::time);
+  EXPECT_EQ(r.config.profile_phases.seconds, 2.5);
   EXPECT_TRUE(r.config.disable);
   EXPECT_EQ(r.config.algorithm, "identity");
   EXPECT_EQ(r.config.objective, mapping::Objective::hop_bytes);
@@ -74,6 +84,29 @@ TEST(Config, BadValuesAreNamedByVariable) {
   EXPECT_THAT(r.errors[2], HasSubstr("RANKMAP_COORDS: 'torus:4x4': expected auto, file:PATH"));
   EXPECT_EQ(r.errors[3], "RANKMAP_TIME_BUDGET_MS: '-3': expected milliseconds from 0 to 3600000");
   EXPECT_THAT(r.errors[4], HasSubstr("RANKMAP_MIN_GAIN: '1.5': expected a fraction"));
+}
+
+TEST(Config, ReorderListsCallsOrAll) {
+  EXPECT_EQ(read({{"RANKMAP_REORDER", "all"}}).config.reorder, reorder_all);
+  EXPECT_EQ(read({{"RANKMAP_REORDER", "dist_graph"}}).config.reorder, reorder_dist_graph);
+  EXPECT_EQ(read({{"RANKMAP_REORDER", "none"}}).config.reorder, reorder_none);
+  EXPECT_EQ(read({{"RANKMAP_REORDER", "dist_graph,cart,graph"}}).config.reorder, reorder_all);
+  const ConfigResult bad = read({{"RANKMAP_REORDER", "cart,dist-graph"}});
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0],
+            "RANKMAP_REORDER: 'cart,dist-graph': 'dist-graph' is not one of none, dist_graph, cart, graph, all "
+            "(a comma-separated list)");
+  EXPECT_EQ(reorder_setting_for(reorder_cart), "cart");
+  EXPECT_EQ(reorder_setting_for(reorder_dist_graph), "dist_graph");
+}
+
+TEST(Config, ProfilePhasesArePcontrolOrTimeWindows) {
+  EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "pcontrol"}}).config.profile_phases.kind, PhaseRule::Kind::pcontrol);
+  for (const char* bad : {"time:0", "time:-1", "time:", "steps:3"}) {
+    const ConfigResult r = read({{"RANKMAP_PROFILE_PHASES", bad}});
+    ASSERT_EQ(r.errors.size(), 1u) << bad;
+    EXPECT_THAT(r.errors[0], HasSubstr("RANKMAP_PROFILE_PHASES: '"));
+  }
 }
 
 TEST(Config, OfflineAlgorithmsAreRefusedWithAHint) {
@@ -102,7 +135,7 @@ TEST(Config, EveryOptionIsDocumented) {
   ASSERT_TRUE(in) << "docs/environment.md is missing";
   std::stringstream text;
   text << in.rdbuf();
-  ASSERT_EQ(options().size(), 10u);
+  ASSERT_EQ(options().size(), 13u);
   for (const OptionInfo& option : options()) {
     EXPECT_THAT(text.str(), HasSubstr("`" + std::string(option.name) + "`"));
     EXPECT_FALSE(option.help.empty());

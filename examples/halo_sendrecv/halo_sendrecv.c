@@ -1,18 +1,23 @@
 /* A halo exchange written with MPI_Sendrecv only, on a periodic 2D process grid of its own making:
  * the kind of code that never calls a topology function, so rankmap can place it only through a
- * launcher file. East-west halos are 4 times larger than north-south ones. Prints OK on rank 0 when
- * every halo came from the neighbour it should. */
+ * launcher file (profile with RANKMAP_PROFILE, `rankmap place`, relaunch). East-west halos are 4
+ * times larger than north-south ones. Rank 0 prints a checksum of everything received, which a
+ * relaunch under a launcher file must reproduce, and OK when every halo came from the neighbour it
+ * should. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { WIDE = 4096, NARROW = 1024, ITERATIONS = 5 };
 
-static int exchange(int to, int from, int count, int expected, int* send, int* recv) {
+static int exchange(int to, int from, int count, int expected, int* send, int* recv, long long* sum) {
   MPI_Sendrecv(send, count, MPI_INT, to, 0, recv, count, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  for (int i = 0; i < count; ++i)
-    if (recv[i] != expected) return 1;
-  return 0;
+  int errors = 0;
+  for (int i = 0; i < count; ++i) {
+    errors += recv[i] != expected;
+    *sum += (long long)recv[i] * (i % 7 + 1);
+  }
+  return errors;
 }
 
 int main(int argc, char** argv) {
@@ -28,15 +33,21 @@ int main(int argc, char** argv) {
   int* recv = malloc(WIDE * sizeof(int));
   for (int i = 0; i < WIDE; ++i) send[i] = rank;
   int errors = 0;
+  long long sum = 0;
   for (int it = 0; it < ITERATIONS; ++it) {
-    errors += exchange(east, west, WIDE, west, send, recv);
-    errors += exchange(west, east, WIDE, east, send, recv);
-    errors += exchange(south, north, NARROW, north, send, recv);
-    errors += exchange(north, south, NARROW, south, send, recv);
+    errors += exchange(east, west, WIDE, west, send, recv, &sum);
+    errors += exchange(west, east, WIDE, east, send, recv, &sum);
+    errors += exchange(south, north, NARROW, north, send, recv, &sum);
+    errors += exchange(north, south, NARROW, south, send, recv, &sum);
   }
   int total = 0;
+  long long checksum = 0;
   MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf(total == 0 ? "OK\n" : "FAILED: %d bad halos\n", total);
+  MPI_Reduce(&sum, &checksum, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("halo_sendrecv: %d ranks on a %dx%d grid, checksum %lld\n", size, dims[0], dims[1], checksum);
+    printf(total == 0 ? "OK\n" : "FAILED: %d bad halos\n", total);
+  }
   free(send);
   free(recv);
   MPI_Finalize();

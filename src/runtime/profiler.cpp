@@ -1,0 +1,327 @@
+// The traffic profiler: counting what the interposed calls send, and gathering it at MPI_Finalize.
+#include "profiler.hpp"
+
+#include "comm_directory.hpp"
+#include "profile_files.hpp"
+#include "report.hpp"
+#include "state.hpp"
+
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace rankmap::runtime::profiler {
+
+namespace detail {
+std::atomic<bool> on{false};
+}
+
+namespace {
+
+constexpr int kRoot = 0;
+
+struct Persistent {
+  int world_dest = -1;
+  std::uint64_t bytes = 0;
+};
+
+struct Profiler {
+  ProcessTraffic traffic;
+  PhaseRule rule;
+  std::chrono::steady_clock::time_point start;
+  std::atomic<int> pcontrol_phase{1};
+  std::atomic<bool> incomplete{false};
+  std::mutex persistent_mutex;
+  std::unordered_map<MPI_Request, Persistent> persistent;
+};
+
+Profiler& state() {
+  static Profiler p;
+  return p;
+}
+
+int phase_now() {
+  const Profiler& p = state();
+  if (p.rule.kind == PhaseRule::Kind::pcontrol) return p.pcontrol_phase.load(std::memory_order_relaxed);
+  if (p.rule.kind == PhaseRule::Kind::none) return 1;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
+  return 1 + static_cast<int>(std::min(elapsed / p.rule.seconds, double(INT_MAX - 1)));
+}
+
+/// Runs a recording step; a failure (out of memory) loses that count, never the program.
+template <typename Body>
+void record(Body&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+    state().incomplete = true;
+  }
+}
+
+void add(int world_dest, std::uint64_t bytes) {
+  if (world_dest >= 0) state().traffic.this_thread().add_send(phase_now(), world_dest, bytes);
+}
+
+// --- Gathering at MPI_Finalize. Every step is a collective every process makes, whatever went
+// wrong locally, so that a failure on one process cannot leave the others waiting.
+
+struct EdgeRecord {
+  std::int32_t phase;
+  std::int32_t destination;
+  std::uint64_t bytes;
+  std::uint64_t messages;
+};
+
+struct CollectiveRecord {
+  std::int32_t op;
+  std::int32_t comm_size;
+  std::uint64_t calls;
+  std::uint64_t bytes;
+};
+
+struct HostRecord {
+  char name[MPI_MAX_PROCESSOR_NAME + 1];
+};
+
+/// Gathers every process's records to the root in one MPI_Gatherv of bytes. Returns, on every
+/// process, whether it happened: not when the total exceeds an int count or the root cannot hold it.
+template <typename T>
+bool gather_to_root(const std::vector<T>& mine, std::vector<T>& all, std::vector<int>& counts, MPI_Comm comm) {
+  int size = 0, rank = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  const long long bytes = static_cast<long long>(mine.size() * sizeof(T));
+  int mine_bytes = bytes > INT_MAX ? -1 : static_cast<int>(bytes);
+  counts.assign(static_cast<std::size_t>(size), 0);
+  PMPI_Allgather(&mine_bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  std::vector<int> displs(counts.size(), 0);
+  long long total = 0;
+  for (int r = 0; r < size; ++r) {
+    if (counts[r] < 0 || total > INT_MAX)
+      total = LLONG_MAX / 2;
+    else
+      displs[r] = static_cast<int>(total), total += counts[r];
+  }
+  if (total > INT_MAX) return false;
+  int ready = 1;
+  if (rank == kRoot) {
+    try {
+      all.resize(static_cast<std::size_t>(total) / sizeof(T));
+    } catch (...) {
+      ready = 0;
+    }
+  }
+  PMPI_Bcast(&ready, 1, MPI_INT, kRoot, comm);
+  if (!ready) return false;
+  PMPI_Gatherv(mine.data(), mine_bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, kRoot, comm);
+  for (int& c : counts) c /= static_cast<int>(sizeof(T));
+  return true;
+}
+
+std::vector<EdgeRecord> local_edges() {
+  std::vector<EdgeRecord> out;
+  for (const EdgeCount& e : state().traffic.edges())
+    out.push_back({e.phase, e.peer, e.traffic.bytes, e.traffic.messages});
+  return out;
+}
+
+std::vector<CollectiveRecord> local_collectives() {
+  std::vector<CollectiveRecord> out;
+  for (const CollectiveCount& c : state().traffic.collectives())
+    out.push_back({static_cast<std::int32_t>(c.op), c.comm_size, c.calls, c.bytes});
+  return out;
+}
+
+/// This process's host name when it is the first process of its node, so that rank 0 learns one
+/// name per node.
+std::vector<HostRecord> local_host(const std::optional<Placement>& placement, int rank) {
+  if (!placement) return {};
+  const topology::Allocation& alloc = placement->alloc;
+  if (alloc.slots_of_node(alloc.node_index_of_slot(rank))[0] != rank) return {};
+  HostRecord r{};
+  int length = 0;
+  PMPI_Get_processor_name(r.name, &length);
+  return {r};
+}
+
+GatheredProfile assemble(int processes, int phases, const std::vector<EdgeRecord>& edges,
+                         const std::vector<int>& edge_counts, const std::vector<CollectiveRecord>& collectives,
+                         const std::vector<HostRecord>& hosts) {
+  const RuntimeState& s = runtime_state();
+  GatheredProfile p;
+  p.processes = processes;
+  p.phases = phases;
+  p.phased = state().rule.kind != PhaseRule::Kind::none;
+  std::size_t k = 0;
+  for (int source = 0; source < processes; ++source)
+    for (int i = 0; i < edge_counts[source]; ++i, ++k)
+      p.sends.push_back({source, edges[k].phase, edges[k].destination, {edges[k].bytes, edges[k].messages}});
+  std::unordered_map<std::uint64_t, std::size_t> index;
+  for (const CollectiveRecord& c : collectives) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(c.op) << 32) | static_cast<std::uint32_t>(c.comm_size);
+    const auto [it, fresh] = index.try_emplace(key, p.collectives.size());
+    if (fresh) p.collectives.push_back({static_cast<CollectiveOp>(c.op), c.comm_size, 0, 0});
+    p.collectives[it->second].calls += c.calls;
+    p.collectives[it->second].bytes += c.bytes;
+  }
+  p.placement = s.world.placement;
+  p.placement_failure = s.world.failure;
+  if (p.placement && static_cast<int>(hosts.size()) == p.placement->alloc.num_nodes())
+    for (const HostRecord& h : hosts) p.node_hosts.emplace_back(h.name);
+  else
+    p.placement.reset();
+  return p;
+}
+
+void report_line(const std::string& line) {
+  const std::string& destination = runtime_state().config.config.report;
+  write_report(destination.empty() ? "stderr" : destination, "rankmap: " + line);
+}
+
+void gather_and_write() {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<EdgeRecord> edges;
+  std::vector<CollectiveRecord> collectives;
+  std::vector<HostRecord> host;
+  int flags[2] = {phase_now(), state().incomplete ? 1 : 0};
+  try {
+    edges = local_edges();
+    collectives = local_collectives();
+    host = local_host(runtime_state().world.placement, rank);
+  } catch (...) {
+    edges.clear(), collectives.clear(), host.clear();
+    flags[1] = 1;
+  }
+  PMPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  std::vector<EdgeRecord> all_edges;
+  std::vector<CollectiveRecord> all_collectives;
+  std::vector<HostRecord> all_hosts;
+  std::vector<int> edge_counts, other_counts;
+  const bool gathered = gather_to_root(edges, all_edges, edge_counts, MPI_COMM_WORLD) &&
+                        gather_to_root(collectives, all_collectives, other_counts, MPI_COMM_WORLD) &&
+                        gather_to_root(host, all_hosts, other_counts, MPI_COMM_WORLD);
+  if (rank != kRoot) return;
+  const std::string& prefix = runtime_state().config.config.profile_prefix;
+  if (!gathered) {
+    report_line("RANKMAP_PROFILE: the profile is too large to gather to rank 0; nothing written to " + prefix);
+    return;
+  }
+  try {
+    const GatheredProfile profile = assemble(size, flags[0], all_edges, edge_counts, all_collectives, all_hosts);
+    std::string line = write_profile(prefix, profile);
+    if (flags[1]) line += "; incomplete: a process ran out of memory while counting";
+    report_line(line);
+  } catch (const std::exception& e) {
+    report_line(std::string("RANKMAP_PROFILE: ") + e.what());
+  }
+}
+
+}  // namespace
+
+void start() noexcept {
+  const RuntimeState& s = runtime_state();
+  if (!s.active() || s.config.config.profile_prefix.empty()) return;
+  Profiler& p = state();
+  p.rule = s.config.config.profile_phases;
+  p.start = std::chrono::steady_clock::now();
+  // Whether the key exists is the same everywhere in practice; if MPI refused it on some process
+  // only, its counts stay empty but it still takes part in every collective of finish().
+  if (!comm_directory::start()) p.incomplete = true;
+  detail::on = true;
+}
+
+std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
+  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
+  MPI_Count size = 0;
+  PMPI_Type_size_x(type, &size);
+  return size > 0 && size != MPI_UNDEFINED ? static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size) : 0;
+}
+
+void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
+  record([&] { add(comm_directory::world_rank(comm, dest), bytes_of(count, type)); });
+}
+
+void persistent_send(MPI_Request request, MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
+  record([&] {
+    const Persistent entry{comm_directory::world_rank(comm, dest), bytes_of(count, type)};
+    Profiler& p = state();
+    std::lock_guard lock(p.persistent_mutex);
+    p.persistent[request] = entry;
+  });
+}
+
+void started(int n, const MPI_Request requests[]) noexcept {
+  record([&] {
+    Profiler& p = state();
+    std::lock_guard lock(p.persistent_mutex);
+    if (p.persistent.empty()) return;
+    for (int i = 0; i < n; ++i)
+      if (const auto it = p.persistent.find(requests[i]); it != p.persistent.end())
+        add(it->second.world_dest, it->second.bytes);
+  });
+}
+
+void freed(MPI_Request request) noexcept {
+  record([&] {
+    Profiler& p = state();
+    std::lock_guard lock(p.persistent_mutex);
+    p.persistent.erase(request);
+  });
+}
+
+void neighbours_uniform(MPI_Comm comm, MPI_Count count, MPI_Datatype type) noexcept {
+  record([&] {
+    const std::uint64_t bytes = bytes_of(count, type);
+    for (const int w : comm_directory::out_neighbours(comm)) add(w, bytes);
+  });
+}
+
+void neighbours_counts(MPI_Comm comm, const int counts[], MPI_Datatype type) noexcept {
+  record([&] {
+    const auto out = comm_directory::out_neighbours(comm);
+    for (std::size_t i = 0; i < out.size(); ++i) add(out[i], bytes_of(counts[i], type));
+  });
+}
+
+void neighbours_typed(MPI_Comm comm, const int counts[], const MPI_Datatype types[]) noexcept {
+  record([&] {
+    const auto out = comm_directory::out_neighbours(comm);
+    for (std::size_t i = 0; i < out.size(); ++i) add(out[i], bytes_of(counts[i], types[i]));
+  });
+}
+
+int out_degree(MPI_Comm comm) noexcept {
+  try {
+    return static_cast<int>(comm_directory::out_neighbours(comm).size());
+  } catch (...) {
+    state().incomplete = true;
+    return 0;
+  }
+}
+
+void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept {
+  record([&] {
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
+    state().traffic.this_thread().add_collective(op, size, bytes);
+  });
+}
+
+void pcontrol() noexcept { state().pcontrol_phase.fetch_add(1, std::memory_order_relaxed); }
+
+void finish() noexcept {
+  if (!enabled()) return;
+  detail::on = false;
+  try {
+    gather_and_write();
+  } catch (...) {
+    // Only an allocation failure on the root after the gathers gets here; the others are done.
+  }
+}
+
+}  // namespace rankmap::runtime::profiler
