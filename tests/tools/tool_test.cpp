@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -50,9 +51,9 @@ class Tool : public ::testing::Test {
   }
 
   /// Runs `rankmap <args>` in the scratch directory; a death by signal fails the test.
-  Outcome rankmap(const std::string& args) const {
-    const std::string command = "cd '" + dir_.string() + "' && '" RANKMAP_TOOL_PATH "' " + args + " > '" +
-                                path("stdout") + "' 2> '" + path("stderr") + "'";
+  Outcome rankmap(const std::string& args, const std::string& environment = "") const {
+    const std::string command = "cd '" + dir_.string() + "' && " + environment + " '" RANKMAP_TOOL_PATH "' " + args +
+                                " > '" + path("stdout") + "' 2> '" + path("stderr") + "'";
     const int status = std::system(command.c_str());
     Outcome run;
     EXPECT_TRUE(WIFEXITED(status)) << "rankmap " << args << " did not exit normally";
@@ -87,6 +88,7 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_THAT(run.out, HasSubstr("eval"));
   EXPECT_THAT(run.out, HasSubstr("map"));
   EXPECT_THAT(run.out, HasSubstr("emit"));
+  EXPECT_THAT(run.out, HasSubstr("place"));
   EXPECT_EQ(rankmap("eval --help").exit_code, 0);
   EXPECT_THAT(rankmap("emit --help").out, HasSubstr("openmpi-rankfile, mpich-hostfile, slurm-hostfile, bgq-mapfile"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, anneal, split, grasp, scotch"));
@@ -303,6 +305,91 @@ TEST_F(Tool, EmitWritesLauncherFilesOfAMapping) {
   // The same mapping on another slot order is refused.
   expect_error("emit --mapping m.map --topology torus:4 --ppn 2 --format smpi-hostfile", 1,
                "m.map: allocation hash " + j["allocation_hash"].get<std::string>() + " does not match");
+}
+
+/// A profile as RANKMAP_PROFILE writes it: a ring of 4 processes, one per node of a 2x2 mesh
+/// named a, b, c, d in the launcher's order, which crosses the ring over both diagonals.
+class Place : public Tool {
+ protected:
+  void SetUp() override {
+    Tool::SetUp();
+    write("p.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 8\n1 2 10\n2 3 10\n3 4 10\n4 1 10\n"
+                   "2 1 10\n3 2 10\n4 3 10\n1 4 10\n");
+    write("p.coords", "grid 2x2 torus=00\nnode a 0 0 slots=1\nnode b 0 1 slots=1\nnode c 1 0 slots=1\n"
+                      "node d 1 1 slots=1\n");
+    write("p.hosts", "host-a\nhost-b\nhost-c\nhost-d\n");
+  }
+  /// The host each rank starts on, as the launcher file lists them.
+  static std::string hosts_of(const std::string& mapping) {
+    static const char* const kHosts[] = {"host-a", "host-b", "host-c", "host-d"};
+    std::istringstream in(mapping);
+    std::string line, out;
+    std::map<int, int> slot_of;
+    while (std::getline(in, line)) {
+      int task = -1, slot = -1;
+      if (std::istringstream(line) >> task >> slot) slot_of[task] = slot;
+    }
+    for (const auto& [task, slot] : slot_of) out += std::string(kHosts[slot]) + "\n";
+    return out;
+  }
+};
+
+// The identity crosses the ring (hop-bytes 120, see MapRingOnASquareByHand); the placed order walks
+// around the square (80). The host file starts each rank on the node of its slot.
+TEST_F(Place, MovesRanksWhenTheMappingBeatsTheLauncherOrder) {
+  const Outcome run = rankmap("place --profile p --format mpich-hostfile -o hf --objective hopbytes --algo grasp:4 "
+                              "--mapping-output placed.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("profile    p (4 processes on 4 nodes)\nalgorithm  grasp:4\n"));
+  EXPECT_THAT(run.out, HasSubstr("objective  hopbytes: 120 (launcher's order) -> 80 (mapped)\n"));
+  EXPECT_THAT(run.out, HasSubstr("decision   placed by the mapping (gain 0.3333, RANKMAP_MIN_GAIN 0.02)\n"));
+  EXPECT_THAT(run.out, HasSubstr("hopbytes   120 -> 80 (ratio 0.6667)\n"));
+  EXPECT_THAT(run.out, HasSubstr("launch     mpiexec -f hf ./app\n"));
+  EXPECT_EQ(slurp(path("hf")), hosts_of(slurp(path("placed.map"))));
+  const auto j = eval_json("--graph p.mtx --alloc-file p.coords --mapping placed.map");
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 80);
+}
+
+TEST_F(Place, KeepsTheLauncherOrderBelowTheMinimumGain) {
+  const Outcome run = rankmap("place --profile p --format openmpi-rankfile -o rf --objective hopbytes --algo grasp:4 "
+                              "--min-gain 0.5");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("decision   kept the launcher's order (gain 0.3333, RANKMAP_MIN_GAIN 0.5)\n"));
+  EXPECT_THAT(run.out, HasSubstr("hopbytes   120 -> 120 (ratio 1)\n"));
+  EXPECT_EQ(slurp(path("rf")), "rank 0=host-a slot=0\nrank 1=host-b slot=0\nrank 2=host-c slot=0\n"
+                               "rank 3=host-d slot=0\n");
+  const Outcome from_environment =
+      rankmap("place --profile p --format mpich-hostfile -o hf --objective hopbytes --algo grasp:4",
+              "RANKMAP_MIN_GAIN=0.5");
+  EXPECT_THAT(from_environment.out, HasSubstr("kept the launcher's order (gain 0.3333, RANKMAP_MIN_GAIN 0.5)"));
+}
+
+// When the launcher did not put ranks in node order, the profile's PREFIX.launch.map says where each
+// ran; that order, here already the square, is the one to beat.
+TEST_F(Place, MeasuresAgainstTheRecordedLauncherOrder) {
+  ASSERT_EQ(rankmap("map --graph p.mtx --alloc-file p.coords --objective hopbytes --algo grasp:4 -o p.launch.map")
+                .exit_code,
+            0);
+  const Outcome run = rankmap("place --profile p --format mpich-hostfile -o hf --objective hopbytes");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("objective  hopbytes: 80 (launcher's order) -> 80 (mapped)\n"));
+  EXPECT_THAT(run.out, HasSubstr("decision   kept the launcher's order"));
+  EXPECT_EQ(slurp(path("hf")), hosts_of(slurp(path("p.launch.map"))));
+}
+
+TEST_F(Place, RefusesIncompleteProfiles) {
+  expect_error("place --profile nothing --format mpich-hostfile -o hf", 1, "cannot open 'nothing.mtx'");
+  write("p.hosts", "one\ntwo\n");
+  expect_error("place --profile p --format mpich-hostfile -o hf", 1,
+               "p.hosts: 2 host names for the 4 nodes of p.coords; give one per node, in node order");
+  expect_error("place --profile p --format mpich-hostfile -o hf --hosts p.hosts", 1, "p.hosts: 2 host names");
+  write("p.hosts", "a\nb\nc\nd\n");
+  expect_error("place --profile p --format mpich-hostfile -o hf --min-gain 1", 1,
+               "--min-gain: '1': expected a fraction from 0 up to (not including) 1");
+  expect_error("place --profile p --format hostfile -o hf", 1, "--format 'hostfile' is not a launcher format");
+  write("p.coords", "grid 2x2 torus=00\nnode a 0 0 slots=1\nnode b 0 1 slots=1\nnode c 1 0 slots=1\n");
+  expect_error("place --profile p --format mpich-hostfile -o hf", 1,
+               "p.mtx: the profile has 4 processes but p.coords 3 slots");
 }
 
 struct ErrorCase {
