@@ -137,6 +137,8 @@ std::uint64_t bytes_of(const F* count, const F* type) { return profiler::bytes_o
                       F* status),                                                                          \
                      (buf, count, type, dest, stag, source, rtag, comm, status),                           \
                      profiler::send(comm_of(comm), *dest, *count, type_of(type)))
+#define RANKMAP_F_TYPE_FREE(symbol) RANKMAP_F_PROFILED(symbol, (F * type), (type), profiler::type_freed())
+RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_TYPE_FREE, MPI_TYPE_FREE, mpi_type_free)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND, MPI_SEND, mpi_send)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND, MPI_BSEND, mpi_bsend)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND, MPI_SSEND, mpi_ssend)

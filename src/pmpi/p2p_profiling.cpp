@@ -1,4 +1,5 @@
-// The interposed C point-to-point sends (blocking, non-blocking, persistent, Sendrecv), for RANKMAP_PROFILE.
+// The interposed C point-to-point sends (blocking, non-blocking, persistent, Sendrecv) and the request and type
+// frees they depend on, for RANKMAP_PROFILE.
 #include "profiled_call.hpp"
 
 namespace profiler = rankmap::runtime::profiler;
@@ -65,6 +66,10 @@ RANKMAP_INTERPOSE int MPI_Start(MPI_Request* request) {
 
 RANKMAP_INTERPOSE int MPI_Startall(int count, MPI_Request requests[]) {
   return profiled([&] { return PMPI_Startall(count, requests); }, [&] { profiler::started(count, requests); });
+}
+
+RANKMAP_INTERPOSE int MPI_Type_free(MPI_Datatype* type) {
+  return profiled([&] { return PMPI_Type_free(type); }, [] { profiler::type_freed(); });
 }
 
 RANKMAP_INTERPOSE int MPI_Request_free(MPI_Request* request) {

@@ -16,8 +16,13 @@
 namespace rankmap::runtime::profiler {
 
 namespace detail {
-std::atomic<bool> on{false};
-}
+constinit std::atomic<bool> on{false};
+constinit PhaseRule::Kind phase_kind = PhaseRule::Kind::none;
+constinit std::atomic<int> pcontrol_phase{1};
+constinit std::atomic<unsigned> types_freed{0};
+__thread SizedType last_type __attribute__((tls_model("initial-exec"))) = {MPI_DATATYPE_NULL, 0, 0};
+__thread ThreadTraffic* thread_counts __attribute__((tls_model("initial-exec"))) = nullptr;
+}  // namespace detail
 
 namespace {
 
@@ -28,11 +33,10 @@ struct Persistent {
   std::uint64_t bytes = 0;
 };
 
+/// What outlives the hot path: the counters, the persistent sends, the time origin.
 struct Profiler {
   ProcessTraffic traffic;
-  PhaseRule rule;
   std::chrono::steady_clock::time_point start;
-  std::atomic<int> pcontrol_phase{1};
   std::atomic<bool> incomplete{false};
   std::mutex persistent_mutex;
   std::unordered_map<MPI_Request, Persistent> persistent;
@@ -43,13 +47,8 @@ Profiler& state() {
   return p;
 }
 
-int phase_now() {
-  const Profiler& p = state();
-  if (p.rule.kind == PhaseRule::Kind::pcontrol) return p.pcontrol_phase.load(std::memory_order_relaxed);
-  if (p.rule.kind == PhaseRule::Kind::none) return 1;
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
-  return 1 + static_cast<int>(std::min(elapsed / p.rule.seconds, double(INT_MAX - 1)));
-}
+/// The window length of time:SECONDS phases, written at MPI_Init.
+constinit double phase_seconds = 0;
 
 /// Runs a recording step; a failure (out of memory) loses that count, never the program.
 template <typename Body>
@@ -57,13 +56,13 @@ void record(Body&& body) noexcept {
   try {
     body();
   } catch (...) {
-    state().incomplete = true;
+    detail::mark_incomplete();
   }
 }
 
-void add(int world_dest, std::uint64_t bytes) {
-  if (world_dest >= 0) state().traffic.this_thread().add_send(phase_now(), world_dest, bytes);
-}
+using detail::add;
+using detail::phase_now;
+using detail::world_rank;
 
 // --- Gathering at MPI_Finalize. Every step is a collective every process makes, whatever went
 // wrong locally, so that a failure on one process cannot leave the others waiting.
@@ -154,7 +153,7 @@ GatheredProfile assemble(int processes, int phases, const std::vector<EdgeRecord
   GatheredProfile p;
   p.processes = processes;
   p.phases = phases;
-  p.phased = state().rule.kind != PhaseRule::Kind::none;
+  p.phased = detail::phase_kind != PhaseRule::Kind::none;
   std::size_t k = 0;
   for (int source = 0; source < processes; ++source)
     for (int i = 0; i < edge_counts[source]; ++i, ++k)
@@ -227,7 +226,8 @@ void start() noexcept {
   const RuntimeState& s = runtime_state();
   if (!s.active() || s.config.config.profile_prefix.empty()) return;
   Profiler& p = state();
-  p.rule = s.config.config.profile_phases;
+  detail::phase_kind = s.config.config.profile_phases.kind;
+  phase_seconds = s.config.config.profile_phases.seconds;
   p.start = std::chrono::steady_clock::now();
   // Whether the key exists is the same everywhere in practice; if MPI refused it on some process
   // only, its counts stay empty but it still takes part in every collective of finish().
@@ -235,20 +235,10 @@ void start() noexcept {
   detail::on = true;
 }
 
-std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
-  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
-  MPI_Count size = 0;
-  PMPI_Type_size_x(type, &size);
-  return size > 0 && size != MPI_UNDEFINED ? static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size) : 0;
-}
-
-void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
-  record([&] { add(comm_directory::world_rank(comm, dest), bytes_of(count, type)); });
-}
 
 void persistent_send(MPI_Request request, MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
   record([&] {
-    const Persistent entry{comm_directory::world_rank(comm, dest), bytes_of(count, type)};
+    const Persistent entry{world_rank(comm, dest), bytes_of(count, type)};
     Profiler& p = state();
     std::lock_guard lock(p.persistent_mutex);
     p.persistent[request] = entry;
@@ -308,11 +298,36 @@ void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept {
   record([&] {
     int size = 0;
     PMPI_Comm_size(comm, &size);
-    state().traffic.this_thread().add_collective(op, size, bytes);
+    (detail::thread_counts ? *detail::thread_counts : detail::register_thread()).add_collective(op, size, bytes);
   });
 }
 
-void pcontrol() noexcept { state().pcontrol_phase.fetch_add(1, std::memory_order_relaxed); }
+void pcontrol() noexcept { detail::pcontrol_phase.fetch_add(1, std::memory_order_relaxed); }
+
+namespace detail {
+
+int time_window_now() {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - state().start).count();
+  return 1 + static_cast<int>(std::min(elapsed / phase_seconds, double(INT_MAX - 1)));
+}
+
+ThreadTraffic& register_thread() {
+  thread_counts = &state().traffic.add_thread();
+  return *thread_counts;
+}
+
+MPI_Count remember_size(MPI_Datatype type, unsigned epoch) {
+  MPI_Count size = 0;
+  PMPI_Type_size_x(type, &size);
+  last_type = {type, epoch, size};
+  return size;
+}
+
+int world_rank_elsewhere(MPI_Comm comm, int rank) { return comm_directory::world_rank(comm, rank); }
+
+void mark_incomplete() noexcept { state().incomplete = true; }
+
+}  // namespace detail
 
 void finish() noexcept {
   if (!enabled()) return;

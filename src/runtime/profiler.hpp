@@ -1,6 +1,7 @@
 // RANKMAP_PROFILE: what the interposed MPI calls report to the traffic profiler, and its output.
 #pragma once
 
+#include "config.hpp"
 #include "traffic_counts.hpp"
 
 #include <mpi.h>
@@ -10,9 +11,53 @@
 
 namespace rankmap::runtime::profiler {
 
+// The hot path of a counted send is inline, over globals that are constant-initialised and
+// thread-local variables of the initial-exec model (one %fs-relative load, no __tls_get_addr): a few dozen
+// instructions against the hundreds of the MPI call (BENCHMARKS.md, "Profiler overhead").
 namespace detail {
 extern std::atomic<bool> on;
+extern PhaseRule::Kind phase_kind;
+extern std::atomic<int> pcontrol_phase;
+extern std::atomic<unsigned> types_freed;  ///< bumped by MPI_Type_free: a handle may come back as another type
+struct SizedType {
+  MPI_Datatype type;
+  unsigned epoch;
+  MPI_Count size;
+};
+// __thread, not thread_local: a C++ thread_local declared extern is read through a wrapper call
+// in case another translation unit initialises it dynamically.
+extern __thread SizedType last_type __attribute__((tls_model("initial-exec")));
+extern __thread ThreadTraffic* thread_counts __attribute__((tls_model("initial-exec")));
+
+int time_window_now();
+ThreadTraffic& register_thread();
+MPI_Count remember_size(MPI_Datatype type, unsigned epoch);
+int world_rank_elsewhere(MPI_Comm comm, int rank);
+void mark_incomplete() noexcept;
+
+inline int phase_now() {
+  if (phase_kind == PhaseRule::Kind::none) return 1;
+  if (phase_kind == PhaseRule::Kind::pcontrol) return pcontrol_phase.load(std::memory_order_relaxed);
+  return time_window_now();
 }
+
+inline MPI_Count type_size(MPI_Datatype type) {
+  const unsigned epoch = types_freed.load(std::memory_order_relaxed);
+  if (type == last_type.type && epoch == last_type.epoch) return last_type.size;
+  return remember_size(type, epoch);
+}
+
+inline int world_rank(MPI_Comm comm, int rank) {
+  if (comm == MPI_COMM_WORLD) return rank >= 0 ? rank : -1;
+  return world_rank_elsewhere(comm, rank);
+}
+
+inline void add(int world_dest, std::uint64_t bytes) {
+  if (world_dest < 0) return;
+  ThreadTraffic* counts = thread_counts ? thread_counts : &register_thread();
+  counts->add_send(phase_now(), world_dest, bytes);
+}
+}  // namespace detail
 
 /// True when this job records a profile. Decided once at MPI_Init, the same on every process.
 inline bool enabled() noexcept { return detail::on.load(std::memory_order_relaxed); }
@@ -24,8 +69,21 @@ void start() noexcept;
 // Each records a call that MPI completed successfully, so that every argument was valid. None
 // throws; a failure to record (out of memory) marks the profile incomplete.
 
+/// Bytes of `count` items of `type`; 0 for MPI_DATATYPE_NULL.
+inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
+  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
+  const MPI_Count size = detail::type_size(type);
+  return size > 0 && size != MPI_UNDEFINED ? static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size) : 0;
+}
+
 /// A point-to-point send of `count` items of `type` to `dest` in `comm` (any send mode).
-void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept;
+inline void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
+  try {
+    detail::add(detail::world_rank(comm, dest), bytes_of(count, type));
+  } catch (...) {
+    detail::mark_incomplete();
+  }
+}
 /// A persistent send was initialised: remembered, and counted at every MPI_Start of `request`.
 void persistent_send(MPI_Request request, MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept;
 /// MPI_Start / MPI_Startall of these requests (persistent sends among them are counted).
@@ -42,8 +100,8 @@ int out_degree(MPI_Comm comm) noexcept;
 
 /// A collective on `comm` to which this process contributed `bytes`.
 void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept;
-/// Bytes of `count` items of `type`; 0 for MPI_DATATYPE_NULL.
-std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept;
+/// MPI_Type_free: a freed handle may come back as another type, so remembered sizes are dropped.
+inline void type_freed() noexcept { detail::types_freed.fetch_add(1, std::memory_order_relaxed); }
 
 /// MPI_Pcontrol: with RANKMAP_PROFILE_PHASES=pcontrol, the next traffic belongs to a new phase.
 void pcontrol() noexcept;

@@ -38,12 +38,8 @@ void PeerCounts::grow() {
   }
 }
 
-void PeerCounts::add(int peer, std::uint64_t bytes, std::uint64_t messages) {
-  if (last_ < keys_.size() && keys_[last_] == peer) {
-    values_[last_].bytes += bytes;
-    values_[last_].messages += messages;
-    return;
-  }
+/// Another peer than the last one: found or inserted, and remembered as the last one.
+void PeerCounts::add_elsewhere(int peer, std::uint64_t bytes, std::uint64_t messages) {
   if (4 * (used_ + 1) > 3 * keys_.size()) grow();
   const std::size_t i = slot_of(peer);
   if (keys_[i] < 0) {
@@ -64,9 +60,9 @@ std::string_view collective_name(CollectiveOp op) {
   return kNames[static_cast<int>(op)];
 }
 
-void ThreadTraffic::add_send(int phase, int peer, std::uint64_t bytes) {
+void ThreadTraffic::switch_phase(int phase) {
   if (static_cast<std::size_t>(phase) > phases_.size()) phases_.resize(static_cast<std::size_t>(phase));
-  phases_[static_cast<std::size_t>(phase) - 1].add(peer, bytes, 1);
+  current_phase_ = phase;
 }
 
 void ThreadTraffic::add_collective(CollectiveOp op, int comm_size, std::uint64_t bytes) {
@@ -81,16 +77,10 @@ void ThreadTraffic::add_collective(CollectiveOp op, int comm_size, std::uint64_t
   collectives_.push_back({op, comm_size, 1, bytes});
 }
 
-ThreadTraffic& ProcessTraffic::this_thread() {
-  thread_local const ProcessTraffic* owner = nullptr;
-  thread_local ThreadTraffic* mine = nullptr;
-  if (owner != this) {
-    std::lock_guard lock(mutex_);
-    threads_.push_back(std::make_unique<ThreadTraffic>());
-    mine = threads_.back().get();
-    owner = this;
-  }
-  return *mine;
+ThreadTraffic& ProcessTraffic::add_thread() {
+  std::lock_guard lock(mutex_);
+  threads_.push_back(std::make_unique<ThreadTraffic>());
+  return *threads_.back();
 }
 
 std::vector<EdgeCount> ProcessTraffic::edges() const {

@@ -19,7 +19,14 @@ struct PeerTraffic {
 /// peers a process talks to, not with the size of the job.
 class PeerCounts {
  public:
-  void add(int peer, std::uint64_t bytes, std::uint64_t messages);
+  void add(int peer, std::uint64_t bytes, std::uint64_t messages) {
+    if (last_ < keys_.size() && keys_[last_] == peer) {
+      values_[last_].bytes += bytes;
+      values_[last_].messages += messages;
+      return;
+    }
+    add_elsewhere(peer, bytes, messages);
+  }
   std::size_t size() const noexcept { return used_; }
   /// Calls f(peer, traffic) for every peer, in no particular order.
   template <typename F>
@@ -31,6 +38,7 @@ class PeerCounts {
  private:
   std::size_t slot_of(int peer) const;
   void grow();
+  void add_elsewhere(int peer, std::uint64_t bytes, std::uint64_t messages);
 
   std::vector<int> keys_;  ///< -1 marks an empty slot
   std::vector<PeerTraffic> values_;
@@ -79,12 +87,18 @@ struct EdgeCount {
 /// What one thread counted. Only its own thread writes it; it is read after the threads stop.
 class ThreadTraffic {
  public:
-  void add_send(int phase, int peer, std::uint64_t bytes);
+  void add_send(int phase, int peer, std::uint64_t bytes) {
+    if (phase != current_phase_) switch_phase(phase);
+    phases_[static_cast<std::size_t>(phase) - 1].add(peer, bytes, 1);
+  }
   void add_collective(CollectiveOp op, int comm_size, std::uint64_t bytes);
 
  private:
   friend class ProcessTraffic;
+  void switch_phase(int phase);
+
   std::vector<PeerCounts> phases_;  ///< phases_[k - 1]: phase k
+  int current_phase_ = 0;           ///< a phase phases_ has room for (0 before the first send)
   std::vector<CollectiveCount> collectives_;
 };
 
@@ -92,8 +106,8 @@ class ThreadTraffic {
 /// that the totals at MPI_Finalize include threads that have ended.
 class ProcessTraffic {
  public:
-  /// The calling thread's counters, registered on first use.
-  ThreadTraffic& this_thread();
+  /// New counters for the calling thread, which keeps the reference (see profiler.cpp).
+  ThreadTraffic& add_thread();
   /// Every thread's sends merged, sorted by phase then peer.
   std::vector<EdgeCount> edges() const;
   /// Every thread's collectives merged, sorted by operation then size.

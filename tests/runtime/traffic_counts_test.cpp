@@ -45,16 +45,19 @@ TEST(PeerCounts, RepeatedPeerUsesOneEntry) {
 
 TEST(ProcessTraffic, MergesThreadsByPhaseAndPeer) {
   ProcessTraffic traffic;
-  traffic.this_thread().add_send(1, 3, 100);
-  traffic.this_thread().add_send(2, 3, 7);
+  ThreadTraffic& mine = traffic.add_thread();
+  mine.add_send(1, 3, 100);
+  mine.add_send(2, 3, 7);
   std::thread other([&] {
-    traffic.this_thread().add_send(1, 3, 11);
-    traffic.this_thread().add_send(1, 0, 5);
-    traffic.this_thread().add_collective(CollectiveOp::bcast, 8, 64);
+    ThreadTraffic& theirs = traffic.add_thread();
+    theirs.add_send(1, 3, 11);
+    theirs.add_send(1, 0, 5);
+    theirs.add_collective(CollectiveOp::bcast, 8, 64);
   });
   other.join();
-  traffic.this_thread().add_collective(CollectiveOp::bcast, 8, 36);
-  traffic.this_thread().add_collective(CollectiveOp::allreduce, 4, 16);
+  mine.add_send(1, 3, 0);  // back to phase 1 after phase 2
+  mine.add_collective(CollectiveOp::bcast, 8, 36);
+  mine.add_collective(CollectiveOp::allreduce, 4, 16);
 
   const std::vector<EdgeCount> edges = traffic.edges();
   ASSERT_EQ(edges.size(), 3u);
@@ -64,7 +67,7 @@ TEST(ProcessTraffic, MergesThreadsByPhaseAndPeer) {
   EXPECT_EQ(edges[1].phase, 1);
   EXPECT_EQ(edges[1].peer, 3);
   EXPECT_EQ(edges[1].traffic.bytes, 111u);
-  EXPECT_EQ(edges[1].traffic.messages, 2u);
+  EXPECT_EQ(edges[1].traffic.messages, 3u);
   EXPECT_EQ(edges[2].phase, 2);
   EXPECT_EQ(edges[2].traffic.bytes, 7u);
 

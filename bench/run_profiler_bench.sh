@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Measures the overhead of RANKMAP_PROFILE (issue 15, target: at most 3%) and prints a markdown
+# section for BENCHMARKS.md: the message rate of 64-byte messages between 4 pairs of processes
+# (bench/message_rate.c, 8 ranks) plain, under the preload layer without a profile, and under the
+# preload layer recording a profile. The three runs alternate and each figure is the median of REPS
+# runs, so that the ratios compare measurements taken under the same load. A second table counts
+# instructions with callgrind (2 ranks, 2000 windows), which does not depend on the load: those of
+# the interposed MPI_Isend against those of PMPI_Isend, per message.
+# usage: bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
+#        with targets rankmap_preload and message_rate built)
+set -euo pipefail
+reps=${REPS:-15}
+seconds=${SECONDS_PER_RUN:-2}
+[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# launch MPI NP VAR=value... -- command...
+launch() {
+  local mpi=$1 np=$2; shift 2
+  local flags=()
+  while [ "$1" != "--" ]; do
+    if [ "$mpi" = openmpi ]; then flags+=(-x "$1"); else flags+=(-genv "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  if [ "$mpi" = openmpi ]; then
+    mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
+  else
+    mpiexec.mpich -n "$np" "${flags[@]}" "$@"
+  fi
+}
+
+rate() { awk '/messages_per_second/ {print $2}'; }
+
+echo "## Profiler overhead (issue 15)"
+echo
+echo "Measured with \`bench/run_profiler_bench.sh $*\` at commit $(git rev-parse --short HEAD) on $(nproc) cores"
+echo "(8 ranks oversubscribed, shared with other jobs), $(date -u +%Y-%m-%d). Message rate of 64-byte"
+echo "\`MPI_Isend\`s in windows of 64 between 4 pairs (\`bench/message_rate.c\`, ${seconds} s per run); median of $reps"
+echo "runs, the three variants alternating."
+echo
+echo "| MPI | plain (msg/s) | preload, no profile | ratio | preload + RANKMAP_PROFILE | ratio (target ≥ 0.97) |"
+echo "|---|---|---|---|---|---|"
+for build in "$@"; do
+  mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
+  preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+  program="$build/bench/message_rate"
+  plain=() idle=() profiled=()
+  for _ in $(seq "$reps"); do
+    plain+=("$(launch "$mpi" 8 -- "$program" "$seconds" | rate)")
+    idle+=("$(launch "$mpi" 8 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:8 -- "$program" "$seconds" | rate)")
+    profiled+=("$(launch "$mpi" 8 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:8 \
+      RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate)")
+  done
+  p=$(printf '%s\n' "${plain[@]}" | median)
+  i=$(printf '%s\n' "${idle[@]}" | median)
+  q=$(printf '%s\n' "${profiled[@]}" | median)
+  awk -v m="$mpi" -v p="$p" -v i="$i" -v q="$q" \
+    'BEGIN {printf "| %s | %.3g | %.3g | %.3f | %.3g | %.3f |\n", m, p, i, i / p, q, q / p}'
+done
+
+echo
+echo "Instructions per \`MPI_Isend\` (callgrind, rank 0 of 2, 2000 windows of 64 messages, with RANKMAP_PROFILE):"
+echo
+echo "| MPI | PMPI_Isend | interposed MPI_Isend | overhead |"
+echo "|---|---|---|---|"
+for build in "$@"; do
+  mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
+  preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+  rm -f "$scratch"/cg.*
+  if [ "$mpi" = openmpi ]; then rank_var=OMPI_COMM_WORLD_RANK; else rank_var=PMI_RANK; fi
+  launch "$mpi" 2 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2 RANKMAP_PROFILE="$scratch/cg_profile" -- \
+    valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.%q{$rank_var}" "$build/bench/message_rate" -w 2000 \
+    >/dev/null 2>&1
+  callgrind_annotate --inclusive=yes "$scratch/cg.0" 2>/dev/null | awk -v m="$mpi" '
+    / \?\?\?:PMPI_Isend / {gsub(",", "", $1); inner = $1}
+    /p2p_profiling.cpp:MPI_Isend / {gsub(",", "", $1); outer = $1}
+    END {n = 2000 * 64 + 640; printf "| %s | %.0f | %.0f | %.0f (%.1f%%) |\n", m, inner / n, outer / n, (outer - inner) / n,
+         100 * (outer - inner) / inner}'
+done
