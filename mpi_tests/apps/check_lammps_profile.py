@@ -43,7 +43,8 @@ def read_matrix_market(path):
     header = lines[0].lower().split()
     if header[1:] not in (["matrix", "coordinate", "integer", "general"], ["matrix", "coordinate", "real", "general"]):
         raise ValueError(f"{path}:1: expected 'matrix coordinate integer|real general', found '{' '.join(header[1:])}'")
-    body = [(n + 1, line.split()) for n, line in enumerate(lines) if n > 0 and line.strip() and not line.startswith("%")]
+    body = [(n + 1, line.split()) for n, line in enumerate(lines)
+            if n > 0 and line.strip() and not line.startswith("%")]
     if not body:
         raise ValueError(f"{path}: no size line")
     (lineno, size_line), entries = body[0], body[1:]
@@ -81,7 +82,7 @@ def face_neighbours(rank, grid):
 def check(size, traffic, grid, negligible):
     """The problems found, one line each; none means the profile has the expected shape."""
     if size != grid[0] * grid[1] * grid[2]:
-        return [f"the profile has {size} ranks, the grid {grid[0]}x{grid[1]}x{grid[2]} has {grid[0] * grid[1] * grid[2]}"]
+        return [f"the profile has {size} ranks, the grid {'x'.join(map(str, grid))} has {grid[0] * grid[1] * grid[2]}"]
     problems = []
     for r in range(size):
         faces = face_neighbours(r, grid)

@@ -24,15 +24,15 @@ relative difference of a printed value 1.6e-4, in the pressure; 1e-5 in the ener
 GROMACS's parallel 3D FFT plans with FFTW_MEASURE, which chooses among FFT algorithms by timing them
 (src/gromacs/fft/parallel_3dfft.cpp and fft5d.cpp; -reprod selects FFTW_ESTIMATE). With -reprod,
 12 of 12 plain runs, some on a machine loaded by other builds, printed byte-identical energy
-blocks, and so did a run under the preload with a renumbering that GROMACS survives. The tests
-therefore run GROMACS with -reprod and compare the printed values exactly: no tolerance is needed.
+blocks, and so did a run under the preload with one of the renumberings GROMACS survives (those that
+keep every PME rank's set of PP ranks and the last of them; see CMakeLists.txt). The tests therefore
+run GROMACS with -reprod and compare the printed values exactly: no tolerance is needed.
 
 --plain-runs N (N > 1) repeats the plain run and reports whether the plain runs agree with each
 other, which is how the reproducibility above was measured. Exit status 0 when the runs agree.
 """
 import argparse
 import os
-import re
 import signal
 import subprocess
 import sys
