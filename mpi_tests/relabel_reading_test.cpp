@@ -1,15 +1,16 @@
 // MPI_Dist_graph_create_adjacent with reorder=1 used the way Open MPI users expect: each process keeps its data.
 //
-// Open MPI's treematch, since its 2023 fix (open-mpi/ompi issue #11756, reported from Nektar++),
-// and every MPI that ignores `reorder` give each process back its *own* adjacency lists, with its
-// neighbours named by their new ranks. Codes written against that reading (Nektar++, and any code
-// that fills its halo buffers before the call) keep their data where it is, size their buffers from
-// the lists they passed, and then call a neighbourhood collective on the new communicator. Under
-// this test each process does exactly that and checks that every value it receives came from the
-// neighbour it expects. The graph is the scrambled ring of test_graphs.hpp, which a renumbering
-// improves on the emulated torus, so the test fails whenever the layer renumbers a distributed
-// graph behind the program's back, and passes when it does not (RANKMAP_DISABLE=1, or a default
-// that renumbers no call).
+// Open MPI's treematch, since its 2023 fix (open-mpi/ompi issue #11756: translate each process's
+// own in/out lists into the new communicator's ranks), and every MPI that ignores `reorder` give
+// each process back its *own* adjacency lists, with its neighbours named by their new ranks. Codes
+// written against that reading, such as Nektar++ (NeighborAllToAllV in
+// library/MultiRegions/AssemblyMap/AssemblyCommDG.cpp, reorder=1), keep their data where it is,
+// size their buffers from the lists they passed, and call a neighbourhood collective on the new
+// communicator. Here each process does exactly that and checks that every value it receives came
+// from the neighbour it expects. The graph is the scrambled ring of test_graphs.hpp, which a
+// renumbering improves on the emulated torus, so the test fails whenever the layer renumbers a
+// distributed graph behind the program's back, and passes when it does not (RANKMAP_DISABLE=1, or
+// a default that renumbers no call).
 #include "test_graphs.hpp"
 
 #include <gtest/gtest.h>
