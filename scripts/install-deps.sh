@@ -10,6 +10,7 @@ packages=(
   coinor-libcbc-dev libscotch-dev libmetis-dev libcli11-dev nlohmann-json3-dev
   libsimgrid-dev
   librsvg2-bin  # rsvg-convert: the PNG of bench/smpi's link-load picture
+  lammps gromacs  # lmp and gmx_mpi (Open MPI): real applications under the preload, mpi_tests/apps
 )
 
 missing=()
