@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The main job: sets everything up on Debian 12, then preloads rankmap into the unmodified stencil
-# example (a real MPI program that calls MPI_Dist_graph_create_adjacent with reorder) on an emulated
-# 2x4x4 torus with 2 processes per node, under Open MPI and MPICH, and prints the quality of the
-# launcher's order (before) and of rankmap's order (after).
+# The main job: sets everything up on Debian 12, then, under Open MPI and MPICH, with 64 ranks on
+# an emulated torus with 2 processes per node:
+#  1. the path safe for every program: the unmodified halo example (no topology call) is profiled
+#     on torus:4x4x2 under the preload layer, `rankmap place` writes a launcher file and prints the
+#     quality of the launcher's order (before) and of the placed order (after), and a relaunch from
+#     the file gives the same result;
+#  2. live renumbering, for programs that ask for it: the unmodified stencil example (which calls
+#     MPI_Dist_graph_create_adjacent with reorder) under the preload layer with
+#     RANKMAP_REORDER=dist_graph on torus:2x4x4, with the quality before and after.
 #
-#   scripts/demo.sh            RANKS and COORDS override the job size and the emulated machine
+#   scripts/demo.sh            RANKS and COORDS override the job size and the emulated machine of both
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,10 +19,15 @@ jobs=$(nproc)
 
 for mpi in openmpi mpich; do
   cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "build-$mpi" -j"$jobs" --target stencil rankmap_preload
+  cmake --build "build-$mpi" -j"$jobs" --target stencil halo_sendrecv rankmap_preload
 done
 cmake --build build-openmpi -j"$jobs" --target rankmap_cli
 
+echo "######## 1. profile, place, relaunch (any program)"
+examples/run_profile_place_demo.sh build-openmpi/tools/rankmap build-openmpi build-mpich
+
+echo
+echo "######## 2. live renumbering (programs that take their work from the new rank)"
 # The preload's report line gives the objective (MCL under adaptive routing) before and after;
 # RANKMAP_DUMP keeps the graph, the allocation and the chosen mapping, so that `rankmap eval` can
 # show every metric of both orders.

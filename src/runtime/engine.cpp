@@ -226,7 +226,8 @@ Mode mode_of(const Request& req, Origin origin) {
   if (origin == Origin::c_api) return Mode::renumber;
   if (s.world_initialised && !s.active()) return Mode::plain;
   if (s.config.config.reorder & req.call_kind()) return Mode::renumber;
-  return s.config.config.report.empty() ? Mode::plain : Mode::advise;
+  const bool asked = !s.config.config.report.empty() || !s.config.config.dump_dir.empty();
+  return asked ? Mode::advise : Mode::plain;
 }
 
 /// In advice mode the decision is reported, and the call is MPI's own with the caller's arguments.
