@@ -1,3 +1,4 @@
+// The alias-method flows: hand-worked examples, phantom tasks, and the at-most-P-1-messages bound.
 #include "flow_checks.hpp"
 
 #include <rankmap/balance/alias_flow.hpp>

@@ -1,3 +1,4 @@
+// Balancing along the network: the Hilbert order of the slots and the hop-bytes of a migration.
 #include "flow_checks.hpp"
 
 #include <rankmap/balance/network_order.hpp>

@@ -1,3 +1,4 @@
+// The CSR communication graph: canonical form, bad edges, transposes, and the canonical hash.
 #include <rankmap/graph/comm_graph.hpp>
 
 #include "factories.hpp"

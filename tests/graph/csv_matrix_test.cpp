@@ -1,3 +1,4 @@
+// Dense CSV byte matrices as graphs: rows are senders, headers, and errors naming file and line.
 #include <rankmap/graph/csv_matrix.hpp>
 #include <rankmap/graph/graph_file.hpp>
 

@@ -1,3 +1,4 @@
+// Reading any graph file: dispatch by extension and by content, and errors that name the path.
 #include <rankmap/graph/graph_file.hpp>
 
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// Matrix Market graphs: every variant the reader accepts, round trips, and malformed input.
 #include <rankmap/graph/matrix_market.hpp>
 
 #include "factories.hpp"

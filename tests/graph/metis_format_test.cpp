@@ -1,3 +1,4 @@
+// METIS graph files: the manual's example, edge weights, skipped vertex data, and malformed input.
 #include <rankmap/graph/metis_format.hpp>
 
 #include "input_errors.hpp"

@@ -1,3 +1,4 @@
+// Open MPI pml monitoring profile sets as one graph, and the errors of incomplete or mixed sets.
 #include <rankmap/graph/graph_file.hpp>
 #include <rankmap/graph/monitoring_profile.hpp>
 

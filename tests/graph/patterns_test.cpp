@@ -1,3 +1,4 @@
+// The generated communication patterns of `rankmap gen`, checked against their definitions.
 #include <rankmap/graph/patterns.hpp>
 
 #include "input_errors.hpp"

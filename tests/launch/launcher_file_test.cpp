@@ -1,3 +1,4 @@
+// Launcher files (Open MPI rankfile, host files, BG/Q map file, SimGrid names) against hand-written text.
 #include <rankmap/hash.hpp>
 #include <rankmap/launch/launcher_file.hpp>
 

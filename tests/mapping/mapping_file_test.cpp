@@ -1,3 +1,4 @@
+// The versioned mapping file: every field, any line order, round trips, and matching the job it was made for.
 #include <rankmap/hash.hpp>
 #include <rankmap/mapping/mapping_file.hpp>
 

@@ -1,3 +1,4 @@
+// RANKMAP_DUMP's files read back by the tools' readers as the same job.
 #include "dump.hpp"
 
 #include <rankmap/graph/graph_file.hpp>

@@ -1,3 +1,4 @@
+// Generated allocations: fragmented node sets as a busy scheduler gives them, and regular boxes.
 #include <rankmap/topology/allocation_generators.hpp>
 
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// Allocations: slots per node, first-appearance node order, bad nodes, truncation and the hash.
 #include <rankmap/topology/allocation.hpp>
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Grids: spec parsing, row-major node ids, shortest torus offsets, channels and neighbours.
 #include <rankmap/topology/grid.hpp>
 
 #include <gtest/gtest.h>
