@@ -50,7 +50,6 @@ class CubeMilpModel {
 
   int num_columns() const { return static_cast<int>(col_lower_.size()); }
   int l_column() const { return num_columns() - 1; }
-  const std::vector<int>& x_columns_of(int active_index) const { return x_col_[active_index]; }
   double scale() const { return scale_; }
 
   /// Restricts cluster `a` to the vertices `allowed` returns true for.
