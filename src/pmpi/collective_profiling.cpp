@@ -4,7 +4,6 @@
 #include "collective_bytes.hpp"
 
 namespace profiler = rankmap::runtime::profiler;
-using rankmap::pmpi::profiled;
 using rankmap::runtime::CollectiveOp;
 namespace bytes = rankmap::runtime::collective_bytes;
 
@@ -12,7 +11,7 @@ namespace bytes = rankmap::runtime::collective_bytes;
 // blocking call's, RECORD counts what the process contributed.
 #define RANKMAP_PROFILED_COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                            \
   RANKMAP_INTERPOSE int MPI_##NAME PARAMS {                                                \
-    return profiled([&] { return PMPI_##NAME ARGS; }, [&] { RECORD; });                    \
+    RANKMAP_PROFILED_BODY(PMPI_##NAME ARGS, RECORD);                                       \
   }
 
 #define RANKMAP_TWIN(NAME, INAME, PARAMS, ARGS, RECORD)                                                    \

@@ -4,26 +4,18 @@
 #include "interpose.hpp"
 #include "profiler.hpp"
 
-namespace rankmap::pmpi {
-
-/// Makes `call` and then, if the profiler is on, the call succeeded and this is the outermost
-/// interposed entry of the thread (MPICH's Fortran bindings call the C functions, which must not
-/// count the same message twice), runs `record`. Recording after success means every argument was
-/// valid, so reading sizes and ranks cannot fail where MPI itself would have reported an error.
-template <typename Call, typename Record>
-[[gnu::noinline]] int profiled_call(Call& call, Record& record) {
-  const ReentryGuard guard;
-  const int rc = call();
-  if (rc == MPI_SUCCESS && guard.outermost()) record();
-  return rc;
-}
-
-/// Without a profile the wrapper is a test and a tail call: the counting path is kept out of line,
-/// so that the common case saves no registers.
-template <typename Call, typename Record>
-int profiled(Call&& call, Record&& record) {
-  if (__builtin_expect(!runtime::profiler::enabled(), 1)) return call();
-  return profiled_call(call, record);
-}
-
-}  // namespace rankmap::pmpi
+/// The body of a profiled C wrapper. Without a profile it is a test and a tail call to `CALL`.
+/// With one, `RECORD` runs if the call succeeded and this is the thread's outermost interposed
+/// entry (MPICH's Fortran bindings call the C functions, which must not count the same message
+/// twice). Recording after success means every argument was valid, so reading sizes and ranks
+/// cannot fail where MPI itself would have reported an error. A macro rather than a function
+/// taking lambdas: closures over every argument cost a few dozen instructions per message even
+/// when nothing is recorded.
+#define RANKMAP_PROFILED_BODY(CALL, RECORD)                                          \
+  if (__builtin_expect(!rankmap::runtime::profiler::enabled(), 1)) return CALL;     \
+  const rankmap::pmpi::ReentryGuard guard;                                          \
+  const int rc = CALL;                                                              \
+  if (rc == MPI_SUCCESS && guard.outermost()) {                                     \
+    RECORD;                                                                         \
+  }                                                                                 \
+  return rc
