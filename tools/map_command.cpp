@@ -87,6 +87,8 @@ void run_map(const MapCommand& o) {
   const auto start = std::chrono::steady_clock::now();
   ProgressReporter reporter;
   options.progress = [&reporter](double fraction) { reporter(fraction); };
+  mapping::Choice choice;
+  options.choice = &choice;
   mapping::Mapping slot_of =
       mapping::run_chain(o.mapping.algorithm, mapping::all_algorithms(), job.graph, job.alloc, options);
   options.progress = nullptr;
@@ -98,12 +100,13 @@ void run_map(const MapCommand& o) {
   file.tasks = job.graph.num_tasks();
   file.graph_hash = job.graph.canonical_hash();
   file.allocation_hash = job.alloc.hash();
-  file.algorithm = o.mapping.algorithm;
+  file.algorithm = algorithm_label(o.mapping.algorithm, choice);
   file.objective = after;
   file.slot_of = std::move(slot_of);
   mapping::write_mapping_file(o.output, file);
 
-  std::printf("algorithm  %s\n", o.mapping.algorithm.c_str());
+  std::printf("algorithm  %s\n", file.algorithm.c_str());
+  if (!choice.detail.empty()) std::printf("portfolio  %s\n", choice.detail.c_str());
   std::printf("objective  %s\n", score.description().c_str());
   std::printf("before     %.10g (identity)\n", before);
   if (job.mapping) std::printf("initial    %.10g (%s)\n", score(job.mapping->slot_of), o.job.mapping.c_str());

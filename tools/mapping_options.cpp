@@ -29,15 +29,11 @@ void check_algorithm(const std::string& chain) {
 
 }  // namespace
 
-void add_mapping_options(CLI::App& command, MappingCommandOptions& options, const std::string& default_algorithm) {
-  auto* algo = command.add_option("--algo", options.algorithm,
-                                  "algorithm or chain, e.g. mahd+refine; known: " + algorithm_names());
-  if (default_algorithm.empty()) {
-    algo->required();
-  } else {
-    options.algorithm = default_algorithm;
-    algo->description(algo->get_description() + " (default " + default_algorithm + ")");
-  }
+void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
+  command.add_option("--algo", options.algorithm,
+                     "algorithm or chain, e.g. mahd+refine (default auto: a portfolio of starts, each refined, the "
+                     "best kept; never worse than the launcher's order); known: " +
+                         algorithm_names());
   command.add_option("--objective", options.objective, "mcl (default) or hopbytes");
   command.add_option("--routing", options.routing,
                      "routing model MCL is measured under: adaptive (default), adaptive-hop, dor");
@@ -45,6 +41,10 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options, cons
   command.add_option("--seed", options.seed, "random seed (default 1)");
   command.add_option("--threads", options.threads, "threads for algorithms that use them (default: every core)");
   command.add_option("--beam", options.beam, "beam width of merging searches such as rahtm (default 64)");
+}
+
+std::string algorithm_label(const std::string& chain, const mapping::Choice& choice) {
+  return choice.chosen.empty() ? chain : chain + "(" + choice.chosen + ")";
 }
 
 mapping::MapOptions map_options_of(const MappingCommandOptions& o) {

@@ -16,7 +16,7 @@ namespace rankmap::tools {
 
 /// The values of --algo, --objective, --routing, --time-budget-ms, --seed, --threads and --beam.
 struct MappingCommandOptions {
-  std::string algorithm;
+  std::string algorithm = "auto";
   std::string objective = "mcl";
   std::string routing = "adaptive";
   double time_budget_ms = 10000;
@@ -25,11 +25,14 @@ struct MappingCommandOptions {
   int beam = 64;
 };
 
-/// Adds the options to `command`; --algo is required unless `default_algorithm` is given.
-void add_mapping_options(CLI::App& command, MappingCommandOptions& options, const std::string& default_algorithm = {});
+/// Adds the options to `command`.
+void add_mapping_options(CLI::App& command, MappingCommandOptions& options);
 
 /// Checks the values (an unknown algorithm lists the known ones) and makes the core's options.
 mapping::MapOptions map_options_of(const MappingCommandOptions& options);
+
+/// The chain's name with the member a portfolio chose: `auto(split+refine)`, or `chain` alone.
+std::string algorithm_label(const std::string& chain, const mapping::Choice& choice);
 
 /// The objective of a mapping as the options define it: MCL under the routing model (summed over
 /// `phases` when there are any) or hop-bytes.

@@ -20,9 +20,6 @@ namespace rankmap::tools {
 
 namespace {
 
-/// What `rankmap place` maps with when --algo is not given.
-constexpr const char* kDefaultAlgorithm = "mahd+refine";
-
 struct PlaceCommand {
   std::string profile;
   std::string format;
@@ -152,6 +149,8 @@ void run_place(const PlaceCommand& o) {
   const Profile p = load_profile(o);
   options.phases = p.phases;
   options.initial = &p.launcher;
+  mapping::Choice choice;
+  options.choice = &choice;
   const ObjectiveMeter objective(options, p.graph, p.alloc, p.phases);
 
   const mapping::Mapping candidate =
@@ -172,7 +171,7 @@ void run_place(const PlaceCommand& o) {
     file.tasks = p.graph.num_tasks();
     file.graph_hash = p.graph.canonical_hash();
     file.allocation_hash = p.alloc.hash();
-    file.algorithm = placed ? o.mapping.algorithm : "launcher";
+    file.algorithm = placed ? algorithm_label(o.mapping.algorithm, choice) : "launcher";
     file.objective = objective(chosen);
     file.slot_of = chosen;
     mapping::write_mapping_file(o.mapping_output, file);
@@ -182,7 +181,8 @@ void run_place(const PlaceCommand& o) {
   std::printf("profile    %s (%d processes on %d nodes%s)\n", o.profile.c_str(), p.graph.num_tasks(),
               p.alloc.num_nodes(),
               p.phases.empty() ? "" : (", " + std::to_string(p.phases.size()) + " phases").c_str());
-  std::printf("algorithm  %s\n", o.mapping.algorithm.c_str());
+  std::printf("algorithm  %s\n", algorithm_label(o.mapping.algorithm, choice).c_str());
+  if (!choice.detail.empty()) std::printf("portfolio  %s\n", choice.detail.c_str());
   std::printf("objective  %s: %.10g (launcher's order) -> %.10g (mapped)\n", objective.description().c_str(), before,
               after);
   std::printf("decision   %s (gain %.4g, RANKMAP_MIN_GAIN %.4g)\n",
@@ -221,7 +221,7 @@ void add_place_command(CLI::App& app) {
   command->add_flag("--no-phases", options->no_phases, "ignore PREFIX.phase<k>.mtx: map on the whole graph");
   command->add_option("--mapping-output", options->mapping_output,
                       "also write the mapping the launcher file realises (a mapping file on PREFIX.coords)");
-  add_mapping_options(*command, options->mapping, kDefaultAlgorithm);
+  add_mapping_options(*command, options->mapping);
   command->callback([options] { run_place(*options); });
 }
 

@@ -72,20 +72,17 @@ void apply_profile_phases(Config& c, std::string_view v) {
 }
 
 void apply_algorithm(Config& c, std::string_view v) {
-  if (v.empty()) throw InputError("'': expected auto or an algorithm name such as mahd+refine");
-  if (v != "auto") {
-    for (std::size_t pos = 0; pos <= v.size();) {
-      const std::size_t end = std::min(v.find('+', pos), v.size());
-      const std::string_view stage = v.substr(pos, end - pos);
-      if (!mapping::find_algorithm(mapping::core_algorithms(), stage)) {
-        std::string known;
-        for (const auto& a : mapping::core_algorithms()) known += (known.empty() ? "" : ", ") + std::string(a.name);
-        throw InputError("'" + std::string(v) + "': '" + std::string(stage) +
-                         "' is not an algorithm of the runtime (auto, " + known +
-                         "); offline algorithms run with `rankmap map` and RANKMAP_MAPPING");
-      }
-      pos = end + 1;
+  if (v.empty()) throw InputError("'': expected auto or an algorithm chain such as mahd+refine");
+  for (std::size_t pos = 0; pos <= v.size();) {
+    const std::size_t end = std::min(v.find('+', pos), v.size());
+    const std::string_view stage = v.substr(pos, end - pos);
+    if (!mapping::find_algorithm(mapping::core_algorithms(), stage)) {
+      std::string known;
+      for (const auto& a : mapping::core_algorithms()) known += (known.empty() ? "" : ", ") + std::string(a.name);
+      throw InputError("'" + std::string(v) + "': '" + std::string(stage) + "' is not an algorithm of the runtime (" +
+                       known + "); offline algorithms run with `rankmap map` and RANKMAP_MAPPING");
     }
+    pos = end + 1;
   }
   c.algorithm = std::string(v);
 }
@@ -117,8 +114,9 @@ constexpr OptionInfo kOptions[] = {
      "dist_graph, cart, graph or all, comma-separated",
      &apply_reorder},
     {"RANKMAP_ALGO", "string", "auto",
-     "auto (a precomputed mapping if one matches, else mahd+refine within the time budget) or an algorithm "
-     "chain of the runtime such as mahd+refine or dimorder-best",
+     "auto (a precomputed mapping if one matches, else the auto portfolio within the time budget; "
+     "auto:attempts=N for a result independent of the clock) or an algorithm chain of the runtime such as "
+     "mahd+refine or dimorder-best",
      &apply_algorithm},
     {"RANKMAP_OBJECTIVE", "string", "mcl",
      "what the mapping minimises and the do-no-harm test compares: mcl or hopbytes", &apply_objective},

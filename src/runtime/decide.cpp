@@ -75,12 +75,14 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     d.algorithm = "concentrate";
     candidate = concentrate_on_nodes(graph, alloc);
   } else {
-    d.algorithm = config.algorithm == "auto" ? std::string(kAutoChain) : config.algorithm;
+    mapping::Choice choice;
     mapping::MapOptions options;
     options.objective = config.objective;
     options.routing = config.routing;
     options.time_budget_ms = config.time_budget_ms;
-    candidate = mapping::run_chain(d.algorithm, mapping::core_algorithms(), graph, alloc, options);
+    options.choice = &choice;
+    candidate = mapping::run_chain(config.algorithm, mapping::core_algorithms(), graph, alloc, options);
+    d.algorithm = choice.chosen.empty() ? config.algorithm : config.algorithm + "(" + choice.chosen + ")";
   }
   if (!precomputed && has_socket_information(placement))
     order_within_sockets(graph, alloc, placement.socket_of_slot, candidate);

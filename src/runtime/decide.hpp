@@ -25,13 +25,11 @@ struct Decision {
 
 /// Computes a candidate mapping of `graph` onto `placement` (graph.num_tasks() == slots): a
 /// matching RANKMAP_MAPPING file if there is one, else concentration when only nodes are known,
-/// else the RANKMAP_ALGO chain followed by the socket order within nodes. It
+/// else the RANKMAP_ALGO chain (auto: the portfolio, whose winner is named in
+/// Decision::algorithm as `auto(split+refine)`) followed by the socket order within nodes. It
 /// applies it only if it lowers the objective by more than config.min_gain relative to the
 /// identity ("do no harm"). Deterministic except for time-budgeted searches, so it runs on one
 /// rank. Throws InputError for unusable settings (for example a dor order that does not fit the grid).
 Decision decide(const graph::CommGraph& graph, const Placement& placement, const Config& config);
-
-/// The chain RANKMAP_ALGO=auto runs when no precomputed mapping matches.
-inline constexpr std::string_view kAutoChain = "mahd+refine";
 
 }  // namespace rankmap::runtime

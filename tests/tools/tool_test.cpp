@@ -17,6 +17,7 @@
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::StartsWith;
 
 struct Outcome {
@@ -212,6 +213,20 @@ TEST_F(Tool, MapRingOnASquareByHand) {
   const auto j = eval_json("--graph ring.mtx --topology mesh:2x2 --ppn 1 --mapping m.map");
   EXPECT_EQ(j["algorithm"], "grasp:4");
   EXPECT_DOUBLE_EQ(j["objective"].get<double>(), 80);
+  EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 80);
+}
+
+// Without --algo, map runs auto: the ring's crossed identity (hop-bytes 120) becomes a walk around the
+// square (80), and the output and the mapping file name the member that won.
+TEST_F(Tool, MapDefaultsToAutoAndNamesTheWinner) {
+  ASSERT_EQ(rankmap("gen ring --ranks 4 --bytes 10 -o ring.mtx").exit_code, 0);
+  const Outcome run = rankmap("map --graph ring.mtx --topology mesh:2x2 --ppn 1 --objective hopbytes -o m.map");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, MatchesRegex("algorithm  auto\\([a-z+-]+\\)\nportfolio  hopbytes of each start after refine: [^\n]*"
+                                    "identity[^\n]*\nobjective  hopbytes\nbefore     120 \\(identity\\)\n"
+                                    "after      80\n(.|\n)*"));
+  const auto j = eval_json("--graph ring.mtx --topology mesh:2x2 --ppn 1 --mapping m.map");
+  EXPECT_THAT(j["algorithm"].get<std::string>(), StartsWith("auto("));
   EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), 80);
 }
 
@@ -420,10 +435,11 @@ constexpr ErrorCase kErrorCases[] = {
     {"gen stencil2d --dims 4xq -o x.mtx", 1, "--dims: '4xq' is not a list of positive extents"},
     {"gen ring --ranks 4", 2, "--output is required"},
     {"gen ring --ranks 4 -o /nonexistent/dir/x.mtx", 1, "cannot write '/nonexistent/dir/x.mtx'"},
-    {"map --graph ring.mtx --topology torus:4 --ppn 1 -o m.map", 2, "--algo is required"},
+    {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo auto:attempts=0 -o m.map", 1,
+     "auto: parameter 'attempts=0' is not attempts=N with N a positive integer"},
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split", 2, "--output is required"},
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo mahd+nope -o m.map", 1,
-     "--algo: 'nope' is not an algorithm; known: identity,"},
+     "--algo: 'nope' is not an algorithm; known: auto,"},
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo split --objective fast -o m.map", 1,
      "objective 'fast': expected mcl or hopbytes"},
     {"map --graph ring.mtx --topology torus:4 --ppn 1 --algo grasp --threads 0 -o m.map", 1,

@@ -24,6 +24,12 @@ enum class Objective { mcl, hop_bytes };
 Objective parse_objective(std::string_view text);
 std::string_view to_string(Objective objective);
 
+/// What a portfolio such as auto chose, for reports and `rankmap map`.
+struct Choice {
+  std::string chosen;  ///< the winning member, e.g. `split+refine`
+  std::string detail;  ///< one line: every member's objective value
+};
+
 struct MapOptions {
   Objective objective = Objective::mcl;
   topology::RoutingSpec routing;  ///< the routing model MCL is measured under
@@ -39,7 +45,10 @@ struct MapOptions {
   /// mahd, emahd and dimorder-best pick their candidates by it. The other algorithms use the graph.
   std::span<const graph::CommGraph> phases;
   std::function<void(double done_fraction)> progress;  ///< optional, called from the calling thread
+  /// Optional: where an algorithm that chooses among candidates says which one it kept and why.
+  Choice* choice = nullptr;
 };
+
 
 /// Every algorithm has this signature. It may assume graph.num_tasks() == alloc.num_slots()
 /// (drivers truncate the allocation first) and must return a permutation of the slots.

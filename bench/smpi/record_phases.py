@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Records the phases of sweep.c (NAS BT or SP) with rankmap's profiler, and checks them against sweep_phases.py.
+
+  record_phases.py --variant bt|sp --q Q --n N --preload LIB --out PREFIX [--mpiexec CMD] [--timeout S]
+
+Builds sweep.c with the real MPI (mpicc, -DRANKMAP_REAL_MPI: no SimGrid computation model), runs it
+on Q*Q ranks under the preload layer with RANKMAP_PROFILE=PREFIX and RANKMAP_PROFILE_PHASES=pcontrol
+(sweep.c calls MPI_Pcontrol at the start of each sweep), and compares every recorded phase,
+PREFIX.phase1.mtx .. PREFIX.phase7.mtx, edge by edge with the phases sweep_phases.py computes from
+sweep.c's definition. The recorded files are the experiment's phases (`--phases`); the comparison
+shows the two descriptions of the program agree. Exits non-zero on any difference.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_phases  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_mtx(path):
+    with open(path) as f:
+        lines = [line for line in f if not line.startswith("%")]
+    edges = {}
+    for line in lines[1:]:
+        i, j, w = line.split()
+        edges[(int(i) - 1, int(j) - 1)] = float(w)
+    return edges
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", choices=sorted(sweep_phases.WIDTHS), required=True)
+    parser.add_argument("--q", type=int, required=True)
+    parser.add_argument("--n", type=int, default=8)
+    parser.add_argument("--preload", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--coords", default="emulate:torus:8x8x8,ppn=2")
+    parser.add_argument("--mpiexec", default="mpiexec.openmpi --oversubscribe --bind-to none --mca btl self,vader")
+    parser.add_argument("--timeout", type=float, default=3600)
+    args = parser.parse_args()
+    binary = args.out + ".sweep"
+    subprocess.run(["mpicc.openmpi", "-O2", "-DRANKMAP_REAL_MPI", "-o", binary, os.path.join(HERE, "programs", "sweep.c"),
+                    os.path.join(HERE, "programs", "bench_common.c"), "-lm"], check=True)
+    env = {"LD_PRELOAD": args.preload, "RANKMAP_COORDS": args.coords, "RANKMAP_PROFILE": args.out,
+           "RANKMAP_PROFILE_PHASES": "pcontrol"}
+    flags = [x for name, value in env.items() for x in ("-x", f"{name}={value}")]
+    variant = ["-sp", "1"] if args.variant == "sp" else []
+    command = args.mpiexec.split() + ["-n", str(args.q * args.q)] + flags + [binary] + variant + ["-n", str(args.n), "-i", "1"]
+    run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=args.timeout,
+                         env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+    print(run.stdout.decode(errors="replace"))
+    if run.returncode != 0 or "check=ok" not in run.stdout.decode(errors="replace"):
+        sys.exit("record_phases: the run failed")
+    fwd, bwd = sweep_phases.WIDTHS[args.variant]
+    expected = sweep_phases.phases_of(args.q, args.n, fwd, bwd)
+    problems = 0
+    for k, phase in enumerate(expected, start=1):
+        recorded = read_mtx(f"{args.out}.phase{k}.mtx")
+        want = {edge: float(w) for edge, w in phase.items() if w > 0}
+        same = recorded == want
+        problems += not same
+        print(f"phase {k}: {len(recorded)} edges recorded, {len(want)} computed: {'equal' if same else 'DIFFERENT'}")
+    if os.path.exists(f"{args.out}.phase{len(expected) + 1}.mtx"):
+        print(f"record_phases: more than {len(expected)} phases recorded")
+        problems += 1
+    print("record_phases: " + ("the recorded phases are sweep_phases.py's" if not problems else "FAILED"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

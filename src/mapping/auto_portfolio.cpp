@@ -1,0 +1,172 @@
+// The auto mapper: a portfolio of starting mappings, each improved by refine, the best by the objective kept.
+//
+// One greedy start is fragile on real graphs: mahd can break structure that the launcher's order
+// already had (a 26-neighbour trace on torus:8x8x8 came out 2.8 times the identity's MCL), and
+// refine never recovers from a bad start, since it only keeps swaps that help. Refining several
+// starts of different kinds and keeping the best makes the result no worse than the best start
+// refined, and never worse than the launcher's order, which is always a member.
+#include "objective_score.hpp"
+#include "portfolio.hpp"
+
+#include <rankmap/mapping/mapping.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <thread>
+
+namespace rankmap::mapping {
+
+#define RANKMAP_ALGORITHM(function, name, summary) \
+  Mapping function(const graph::CommGraph&, const topology::Allocation&, const MapOptions&);
+#include "core_algorithms.def"
+#undef RANKMAP_ALGORITHM
+
+namespace {
+
+/// The starts besides the launcher's order (always the first) and the caller's initial mapping,
+/// in the order they are built. Chosen on the quality table's synthetic instances (docs/algorithms.md,
+/// "auto"): each of them won instances there, and each costs at most one routing of the flows
+/// per candidate, which keeps 16,384 ranks within the runtime's budget.
+constexpr detail::PortfolioMember kCoreMembers[] = {
+    {"dimorder-best", &map_dimorder_best, "", 0.1},
+    {"hilbert", &map_hilbert, ""},
+    {"split", &map_split, ""},
+    {"mahd", &map_mahd, ""},
+};
+
+/// With `attempts=N` nothing depends on the clock; this budget only bounds a run that never converges.
+constexpr double kUnboundedMs = 1e9;
+
+struct Candidate {
+  std::string name;
+  Mapping mapping;
+  detail::Score score;
+};
+
+bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
+
+/// `attempts=N` from `auto:attempts=N` (0 when absent: the wall-clock budget rules).
+long long attempts_parameter(const MapOptions& options) {
+  const std::string& text = options.parameter;
+  if (text.empty()) return 0;
+  constexpr std::string_view key = "attempts=";
+  long long value = 0;
+  const char* begin = text.data() + key.size();
+  const char* end = text.data() + text.size();
+  if (text.rfind(key, 0) == 0) {
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec == std::errc{} && ptr == end && value >= 1) return value;
+  }
+  throw InputError("auto: parameter '" + text + "' is not attempts=N with N a positive integer");
+}
+
+/// Builds every start the budget leaves time for; the identity and the caller's initial mapping
+/// (a precomputed one, or the previous stage of a chain) always.
+std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                    const MapOptions& options, std::span<const detail::PortfolioMember> members,
+                                    const Deadline& deadline, bool timed) {
+  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}}};
+  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}});
+  for (const detail::PortfolioMember& member : members) {
+    if (timed && deadline.passed()) break;
+    if ((member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
+        (timed && options.time_budget_ms < member.min_budget_ms))
+      continue;
+    MapOptions member_options = options;
+    member_options.parameter = std::string(member.parameter);
+    member_options.initial = nullptr;
+    member_options.choice = nullptr;
+    member_options.progress = nullptr;
+    member_options.time_budget_ms = timed ? member.budget_share * options.time_budget_ms : kUnboundedMs;
+    Mapping m = member.map(graph, alloc, member_options);
+    const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
+    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}});
+  }
+  return starts;
+}
+
+/// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two.
+Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
+                  const MapOptions& options, const detail::ObjectiveScorer& score, double ms, long long attempts) {
+  MapOptions refine_options = options;
+  refine_options.initial = &start.mapping;
+  refine_options.choice = nullptr;
+  refine_options.progress = nullptr;
+  refine_options.parameter = attempts > 0 ? std::to_string(attempts) : std::string();
+  refine_options.time_budget_ms = ms;
+  Candidate result{start.name + "+refine", map_refine(graph, alloc, refine_options), {}};
+  result.score = score(result.mapping);
+  return score_less(result, start) ? result : start;
+}
+
+/// Refines the starts, best first, each with an equal share of the time left (time a converged
+/// search leaves goes to the later ones); `threads` of them at once.
+std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
+                                  const topology::Allocation& alloc, const MapOptions& options,
+                                  const detail::ObjectiveScorer& score, const Deadline& deadline, long long attempts) {
+  std::stable_sort(starts.begin(), starts.end(), score_less);
+  const std::size_t threads = static_cast<std::size_t>(std::max(1, options.threads));
+  std::vector<Candidate> out(starts.size());
+  for (std::size_t first = 0; first < starts.size(); first += threads) {
+    const std::size_t last = std::min(starts.size(), first + threads);
+    const double waves_left = std::ceil(static_cast<double>(starts.size() - first) / static_cast<double>(threads));
+    const double ms = attempts > 0 ? kUnboundedMs : deadline.remaining_ms() / waves_left;
+    if (attempts == 0 && ms <= 0) {
+      std::move(starts.begin() + first, starts.end(), out.begin() + first);
+      break;
+    }
+    std::vector<std::thread> workers;
+    for (std::size_t k = first + 1; k < last; ++k)
+      workers.emplace_back([&, k] { out[k] = refined(starts[k], graph, alloc, options, score, ms, attempts); });
+    out[first] = refined(starts[first], graph, alloc, options, score, ms, attempts);
+    for (std::thread& w : workers) w.join();
+  }
+  return out;
+}
+
+std::string describe(const std::vector<Candidate>& all, Objective objective) {
+  std::ostringstream text;
+  text << to_string(objective) << " of each start after refine:";
+  for (const Candidate& c : all) text << (&c == &all.front() ? " " : ", ") << c.name << ' ' << c.score.objective;
+  return text.str();
+}
+
+}  // namespace
+
+// Every member's start is scored, then refined best first within the budget; the lowest score
+// (objective, then hop-bytes) wins, the launcher's order on a tie. With `auto:attempts=N` each
+// refine runs N swap attempts and the result does not depend on the clock or on options.threads.
+Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                              const MapOptions& options, std::span<const PortfolioMember> extra) {
+  const long long attempts = attempts_parameter(options);
+  const bool timed = attempts == 0;
+  const Deadline deadline(options.time_budget_ms);
+  const detail::ObjectiveScorer score(graph, alloc, options);
+  std::vector<PortfolioMember> members(std::begin(kCoreMembers), std::end(kCoreMembers));
+  members.insert(members.end(), extra.begin(), extra.end());
+  std::vector<Candidate> starts = build_starts(graph, alloc, options, members, deadline, timed);
+  for (Candidate& c : starts) c.score = score(c.mapping);
+  std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, score, deadline, attempts);
+  // Ties go to the launcher's order, then to the caller's mapping, then to the member listed first.
+  const auto rank_of = [&](const Candidate& c) {
+    if (c.name.rfind("identity", 0) == 0) return std::size_t{0};
+    for (std::size_t k = 0; k < members.size(); ++k)
+      if (c.name.rfind(members[k].name, 0) == 0) return k + 2;
+    return std::size_t{1};
+  };
+  const Candidate& winner =
+      *std::min_element(finished.begin(), finished.end(), [&](const Candidate& a, const Candidate& b) {
+        if (a.score < b.score || b.score < a.score) return a.score < b.score;
+        return rank_of(a) < rank_of(b);
+      });
+  if (options.choice) *options.choice = {winner.name, describe(finished, options.objective)};
+  return winner.mapping;
+}
+
+Mapping map_auto(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+  return detail::map_portfolio(graph, alloc, options, {});
+}
+
+}  // namespace rankmap::mapping

@@ -1,0 +1,102 @@
+// auto: never worse than the launcher's order or the caller's start, reproducible with attempts=N, and says what won.
+#include <rankmap/mapping/mapping.hpp>
+#include <rankmap/metrics/channel_load.hpp>
+
+#include "factories.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace rankmap::mapping {
+namespace {
+
+using ::testing::HasSubstr;
+using topology::Allocation;
+using topology::Grid;
+
+double mcl(const graph::CommGraph& g, const Allocation& a, const Mapping& m) {
+  return metrics::max_channel_load(g, a, m, *topology::make_routing_model(a.grid(), "adaptive"));
+}
+
+Mapping run_auto(const graph::CommGraph& g, const Allocation& a, MapOptions options,
+                 std::string_view chain = "auto:attempts=3000") {
+  options.time_budget_ms = 1e6;  // the attempt count ends every search
+  return run_chain(chain, core_algorithms(), g, a, options);
+}
+
+TEST(Auto, KeepsTheLauncherOrderWhenItIsAlreadyOptimal) {
+  // A ring of 16 in order on torus:16 has MCL 1, the least possible: nothing may beat it, so the
+  // identity must win the tie.
+  const Allocation a = Allocation::full(Grid::parse("torus:16"), 1);
+  const auto g = testing::ring_graph(16);
+  Choice choice;
+  MapOptions options;
+  options.choice = &choice;
+  const Mapping m = run_auto(g, a, options);
+  EXPECT_EQ(m, identity_mapping(16));
+  EXPECT_EQ(choice.chosen, "identity");
+  EXPECT_THAT(choice.detail, HasSubstr("identity 1"));
+}
+
+TEST(Auto, NeverWorseThanTheIdentityOnRandomGraphs) {
+  const Allocation a = Allocation::full(Grid::parse("mesh:4x4x2"), 2);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto g = testing::random_graph(64, 3, seed);
+    const Mapping m = run_auto(g, a, {});
+    ASSERT_TRUE(is_permutation(m));
+    EXPECT_LE(mcl(g, a, m), mcl(g, a, identity_mapping(64))) << "seed " << seed;
+  }
+}
+
+TEST(Auto, NeverWorseThanTheCallersStart) {
+  // The caller's start (a precomputed mapping, or the launcher's order of a profile) is a member.
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x4"), 1);
+  const auto g = testing::random_graph(64, 4, 11);
+  MapOptions refined_options;
+  refined_options.time_budget_ms = 1e6;
+  const Mapping good = run_chain("hilbert+refine:20000", core_algorithms(), g, a, refined_options);
+  MapOptions options;
+  options.initial = &good;
+  EXPECT_LE(mcl(g, a, run_auto(g, a, options, "auto:attempts=10")), mcl(g, a, good));
+}
+
+TEST(Auto, ImprovesAScrambledStencil) {
+  // The launcher's order of a scrambled 2D stencil is bad; some refined member must do far better.
+  const Allocation a = Allocation::full(Grid::parse("torus:8x8"), 1);
+  const auto g = testing::stencil_graph({8, 8}, true);
+  const Mapping scrambled = testing::random_permutation(64, 3);
+  std::vector<graph::Edge> edges;
+  for (const graph::Edge& e : g.edges()) edges.push_back({scrambled[e.src], scrambled[e.dst], e.weight});
+  const auto h = graph::CommGraph::from_edges(64, edges);
+  const Mapping m = run_auto(h, a, {});
+  EXPECT_LT(mcl(h, a, m), 0.5 * mcl(h, a, identity_mapping(64)));
+}
+
+TEST(Auto, AttemptsMakeTheResultIndependentOfThreads) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto g = testing::random_graph(64, 3, 7);
+  MapOptions one, two;
+  two.threads = 2;
+  EXPECT_EQ(run_auto(g, a, one), run_auto(g, a, two));
+  EXPECT_EQ(run_auto(g, a, one), run_auto(g, a, one));
+}
+
+TEST(Auto, RejectsAParameterItDoesNotKnow) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4"), 1);
+  const auto g = testing::ring_graph(4);
+  for (const char* chain : {"auto:7", "auto:attempts=0", "auto:attempts=x", "auto:tries=3"})
+    EXPECT_THROW(
+        {
+          try {
+            run_auto(g, a, {}, chain);
+          } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr("auto: parameter"));
+            throw;
+          }
+        },
+        InputError)
+        << chain;
+}
+
+}  // namespace
+}  // namespace rankmap::mapping
