@@ -1,5 +1,5 @@
-// The C API without the preload layer: result handles, agreement on the permutation, comm_reorder
-// with migrate, coordinates of the emulated machine, and argument errors.
+// The C API without the preload layer: result handles and notes, agreement on the permutation in
+// both dist-graph forms, comm_reorder with migrate, coordinates of the emulated machine, and argument errors.
 #include "test_graphs.hpp"
 
 #include <rankmap.h>
@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace rankmap::mpitest {
 namespace {
@@ -60,6 +61,74 @@ TEST(CApi, ResultGivesThePermutationEveryRankAgreesOn) {
   EXPECT_TRUE(same_on_every_rank({applied, static_cast<int>(before), static_cast<int>(after)}));
   EXPECT_EQ(rankmap_result_destroy(&result), RANKMAP_SUCCESS);
   EXPECT_EQ(result, nullptr);
+  MPI_Comm_free(&c);
+}
+
+// The general form: each process gives the out-edges of its own vertex. The result must be the
+// permutation the new communicator has, agreed by every rank, and never worse than the identity.
+TEST(CApi, GeneralDistGraphCreateAgreesWithItsResult) {
+  const int me = rank_of(MPI_COMM_WORLD);
+  const VertexLists& v = scrambled_ring(size_of(MPI_COMM_WORLD))[me];
+  const int degree = static_cast<int>(v.destinations.size());
+  rankmap_result result = nullptr;
+  ASSERT_EQ(rankmap_result_create(&result), RANKMAP_SUCCESS);
+  MPI_Comm c;
+  ASSERT_EQ(rankmap_dist_graph_create(MPI_COMM_WORLD, 1, &me, &degree, v.destinations.data(), v.dest_weights.data(),
+                                      MPI_INFO_NULL, 1, &c, result),
+            RANKMAP_SUCCESS);
+  int applied = -1, n = -1;
+  double before = -1, after = -1;
+  ASSERT_EQ(rankmap_result_get_applied(result, &applied), RANKMAP_SUCCESS);
+  ASSERT_EQ(rankmap_result_get_size(result, &n), RANKMAP_SUCCESS);
+  ASSERT_EQ(rankmap_result_get_objective(result, nullptr, &before, &after), RANKMAP_SUCCESS);
+  const std::vector<int> actual = permutation_of(MPI_COMM_WORLD, c);
+  if (applied) {
+    std::vector<int> slot_of(n);
+    EXPECT_EQ(rankmap_result_get_permutation(result, n, slot_of.data()), RANKMAP_SUCCESS);
+    EXPECT_EQ(slot_of, actual);
+    EXPECT_LT(after, before);
+  } else {
+    EXPECT_TRUE(is_identity(actual));
+  }
+  EXPECT_TRUE(same_on_every_rank(actual));
+  int indegree = -1, outdegree = -1, weighted = -1;
+  MPI_Dist_graph_neighbors_count(c, &indegree, &outdegree, &weighted);
+  EXPECT_EQ(outdegree, degree) << "the ring's vertices all have the same degree";
+  EXPECT_EQ(rankmap_result_destroy(&result), RANKMAP_SUCCESS);
+  MPI_Comm_free(&c);
+}
+
+// A graph the launcher's order already places best (a ring in rank order on the emulated 4x4 torus
+// is at most one hop per edge) is not renumbered, and the note says why, the same on every rank.
+TEST(CApi, NoteSaysWhyNothingWasApplied) {
+  const int n = size_of(MPI_COMM_WORLD), me = rank_of(MPI_COMM_WORLD);
+  if (n != 16) GTEST_SKIP() << "the ring is one hop per edge only when it fills the 4x4 torus";
+  const int row = me / 4, col = me % 4;
+  // A snake through the 4x4 torus in rank order: every edge is one hop.
+  const auto snake = [](int r, int k) { return r * 4 + (r % 2 == 0 ? k : 3 - k); };
+  std::vector<int> order;
+  for (int r = 0; r < 4; ++r)
+    for (int k = 0; k < 4; ++k) order.push_back(snake(r, k));
+  const int at = static_cast<int>(std::find(order.begin(), order.end(), row * 4 + col) - order.begin());
+  const int next = order[(at + 1) % n], prev = order[(at + n - 1) % n];
+  const int sources[] = {prev, next}, destinations[] = {next, prev}, weights[] = {1, 1};
+  rankmap_result result = nullptr;
+  ASSERT_EQ(rankmap_result_create(&result), RANKMAP_SUCCESS);
+  MPI_Comm c;
+  ASSERT_EQ(rankmap_dist_graph_create_adjacent(MPI_COMM_WORLD, 2, sources, weights, 2, destinations, weights,
+                                               MPI_INFO_NULL, 1, &c, result),
+            RANKMAP_SUCCESS);
+  int applied = -1;
+  const char* note = nullptr;
+  ASSERT_EQ(rankmap_result_get_applied(result, &applied), RANKMAP_SUCCESS);
+  ASSERT_EQ(rankmap_result_get_note(result, &note), RANKMAP_SUCCESS);
+  EXPECT_EQ(applied, 0);
+  ASSERT_NE(note, nullptr);
+  const std::string text = note;
+  EXPECT_TRUE(text == "the candidate is the identity" || text == "gain below RANKMAP_MIN_GAIN") << text;
+  EXPECT_EQ(rankmap_result_get_note(nullptr, &note), RANKMAP_ERR_ARG);
+  EXPECT_TRUE(is_identity(permutation_of(MPI_COMM_WORLD, c)));
+  EXPECT_EQ(rankmap_result_destroy(&result), RANKMAP_SUCCESS);
   MPI_Comm_free(&c);
 }
 

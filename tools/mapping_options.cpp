@@ -18,13 +18,9 @@ std::string algorithm_names() {
 
 /// Refuses an unknown stage before any file is read, listing the names that exist.
 void check_algorithm(const std::string& chain) {
-  for (std::size_t pos = 0; pos <= chain.size();) {
-    const std::size_t end = std::min(chain.find('+', pos), chain.size());
-    const std::string stage = chain.substr(pos, end - pos);
+  for (std::string_view stage : mapping::chain_stages(chain))
     if (!mapping::find_algorithm(mapping::all_algorithms(), stage))
-      throw InputError("--algo: '" + stage + "' is not an algorithm; known: " + algorithm_names());
-    pos = end + 1;
-  }
+      throw InputError("--algo: '" + std::string(stage) + "' is not an algorithm; known: " + algorithm_names());
 }
 
 }  // namespace

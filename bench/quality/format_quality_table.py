@@ -16,7 +16,7 @@ from collections import defaultdict
 
 ALLOCATION_FAMILIES = ["3D torus", "5D torus", "mesh", "fragmented"]
 PATTERN_FAMILIES = ["stencil", "collective", "application", "random"]
-DEFAULT_CHAIN = "mahd+refine"
+DEFAULT_CHAIN = "auto@runtime"
 
 
 def read(path):

@@ -4,7 +4,8 @@
 //                 [--filter TEXT] [--rows LABEL,...] [--time-limit-min M]
 //
 // Writes one CSV line per (instance, row): MCL under adaptive and dor routing, hop-bytes, and
-// the mapping's wall and CPU time. bench/run_quality_table.sh turns it into BENCHMARKS.md.
+// the mapping's wall and CPU time, and for a portfolio (auto) the member it kept, in the reason
+// column. bench/run_quality_table.sh turns it into BENCHMARKS.md.
 // Exits 1, after writing everything, if any algorithm failed or returned something that is
 // not a permutation of the instance's slots.
 #include "quality_instances.hpp"
@@ -93,6 +94,8 @@ Result run_cell(const Instance& instance, std::size_t row_index, const Row& row,
   mapping::MapOptions options;
   options.time_budget_ms = row.budget_ms;
   options.seed = settings.seed;
+  mapping::Choice choice;
+  options.choice = &choice;
   try {
     const auto wall_start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_ms();
@@ -103,6 +106,7 @@ Result run_cell(const Instance& instance, std::size_t row_index, const Row& row,
       throw std::logic_error("returned " + std::to_string(m.size()) + " entries that are not a permutation of the " +
                              std::to_string(instance.tasks) + " slots");
     eval.measure(m, r);
+    r.reason = choice.chosen;  // what a portfolio such as auto kept
   } catch (const std::exception& e) {
     r.status = "failed";
     r.reason = e.what();

@@ -35,7 +35,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostfile as hostfile_mod  # noqa: E402
 import smpi_platform  # noqa: E402
 import smpi_run  # noqa: E402
-import sweep_phases  # noqa: E402
 
 # name -> (binary, arguments); sized for about a thousand ranks (see docs/smpi.md).
 PROGRAMS = {
@@ -62,13 +61,17 @@ DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
 DIMORDERS = {3: ["dimorder:TABC", "dimorder:CBAT"], 5: ["dimorder:TABCDE", "dimorder:ACEBDT"]}
 RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
                  ("mahd+refine@dor", ["--routing", "dor"]), ("emahd+refine@dor", ["--routing", "dor"]),
-                 ("rahtm", []), ("rahtm+refine@dor", ["--routing", "dor"]), ("scotch", [])]
+                 ("rahtm", []), ("rahtm+refine@dor", ["--routing", "dor"]), ("scotch", []),
+                 ("auto@200ms", []), ("auto@10s", [])]
 TIME_BUDGET_MS = "20000"
-# Programs whose communication runs in phases that wait for each other, with the sweep_phases.py
-# variant that writes them (checked to add up to the graph the program recorded). They also get the
+# The default, auto, at the runtime's budget and at the tool's; every other row gets TIME_BUDGET_MS.
+BUDGET_MS = {"auto@200ms": "200", "auto@10s": "10000", "auto@10s~phases": "10000"}
+# Programs whose communication runs in phases that wait for each other, with the sweep variant whose
+# phases rankmap's profiler records (record_phases.py, which checks them against sweep_phases.py). They also get the
 # mappings of PHASED_ALGOS, which see the phases (`rankmap map --phases`): name, options, budget.
 PHASED_PROGRAMS = {"bt": "bt", "sp": "sp"}
-PHASED_ALGOS = [("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
+PHASED_ALGOS = [("auto@10s~phases", [], BUDGET_MS["auto@10s~phases"]),
+                ("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
                 ("emahd+anneal@dor~phases", ["--routing", "dor"], "300000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
@@ -188,6 +191,7 @@ class Experiment:
         self.out = os.path.abspath(args.out)
         self.bin = os.path.abspath(args.bin)
         self.tool = Rankmap(args.rankmap)
+        self.preload = os.path.abspath(args.preload) if args.preload else None
         self.results = Store(os.path.join(self.out, "results.jsonl"))
         self.metrics = Store(os.path.join(self.out, "metrics.jsonl"))
         self.mappings = Store(os.path.join(self.out, "mappings.jsonl"))
@@ -231,15 +235,26 @@ class Experiment:
         return row["graph_hash"], row["allocation_hash"]
 
     def phase_files(self, program, graph, tasks, workdir):
-        """Writes the program's phases next to its recorded graph (once); returns them comma-separated."""
-        prefix = os.path.join(workdir, "phase")
-        if not glob.glob(prefix + "*.mtx"):
+        """Records the program's phases with rankmap's profiler (once, record_phases.py: the program
+        built against Open MPI runs under the preload layer with RANKMAP_PROFILE_PHASES=pcontrol, and
+        every recorded phase is checked against sweep_phases.py's); returns them comma-separated."""
+        # The phases depend on the program and its rank count only, so every platform shares one recording.
+        prefix = os.path.join(self.out, "recorded-phases", f"{program}-{tasks}", "recorded")
+        os.makedirs(os.path.dirname(prefix), exist_ok=True)
+        if not glob.glob(prefix + ".phase*.mtx"):
+            if not self.preload:
+                raise SystemExit("experiment: recording phases needs --preload (librankmap_preload.so, Open MPI)")
             args = PROGRAMS[program][1]
-            status = sweep_phases.main(["--q", str(math.isqrt(tasks)), "--n", args[args.index("-n") + 1],
-                                        "--variant", PHASED_PROGRAMS[program], "--graph", graph, "--out", prefix])
-            if status != 0:
-                raise SystemExit(f"experiment: sweep_phases.py failed on {graph}")
-        files = sorted(glob.glob(prefix + "*.mtx"), key=lambda f: int(f[len(prefix):-len(".mtx")]))
+            log(f"recording the phases of {program} on {tasks} ranks with the profiler")
+            status = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                  "record_phases.py"),
+                                     "--variant", PHASED_PROGRAMS[program], "--q", str(math.isqrt(tasks)),
+                                     "--n", args[args.index("-n") + 1], "--preload", self.preload,
+                                     "--out", prefix], capture_output=True, text=True)
+            if status.returncode != 0:
+                raise SystemExit(f"experiment: record_phases.py failed on {program}:\n{status.stdout[-2000:]}"
+                                 f"{status.stderr[-2000:]}")
+        files = sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
         return ",".join(files)
 
     def make_mapping(self, name, program, plat, conf, graph, tasks, workdir):
@@ -276,7 +291,7 @@ class Experiment:
             if not self.tool.has("map"):
                 return None
             algo = name.partition("@")[0].partition("~")[0]
-            extra, budget = dict(RANKMAP_ALGOS).get(name, []), TIME_BUDGET_MS
+            extra, budget = dict(RANKMAP_ALGOS).get(name, []), BUDGET_MS.get(name, TIME_BUDGET_MS)
             phased = {a: (options, ms) for a, options, ms in PHASED_ALGOS}
             if name in phased:
                 extra, budget = phased[name]
@@ -291,7 +306,7 @@ class Experiment:
             if status != 0:
                 log(f"rankmap map --algo {name} is not available: {stderr.strip()[-300:]}")
                 return None
-            record["log"] = stdout.strip()[-500:]
+            record["log"] = stdout.strip()[-2000:]
         record["map_seconds"] = round(time.monotonic() - start, 2)
         return record
 
@@ -460,6 +475,7 @@ def main(argv):
     parser.add_argument("--out", required=True)
     parser.add_argument("--bin", required=True, help="directory of the smpicc-built programs and treematch_perm")
     parser.add_argument("--rankmap", help="the rankmap tool (optional until it is built)")
+    parser.add_argument("--preload", help="librankmap_preload.so built for Open MPI, which records the phases of bt and sp")
     parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
     parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
     parser.add_argument("--stop-at", help="UTC time HH:MM after which no simulation starts")

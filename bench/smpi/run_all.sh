@@ -5,6 +5,8 @@
 #
 #   bench/smpi/run_all.sh [OUT]          OUT defaults to build-smpi/ in the source tree
 #   RANKMAP=path/to/rankmap              the tool (default build/tools/rankmap)
+#   PRELOAD=path/to/librankmap_preload.so  Open MPI's, which records the phases of bt and sp (default next to
+#                                        the tool: ../src/pmpi/librankmap_preload.so)
 #   SMPI_ONLY="8x8x8/halo3d ..."         restrict the matrix (experiment.py --only)
 #   SMPI_ALGOS="scotch,rahtm"            restrict the mappings (experiment.py --algos; identity always runs)
 #   SMPI_STOP_AT=HH:MM                   start no simulation after this UTC time (experiment.py --stop-at)
@@ -15,6 +17,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 here="$src/bench/smpi"
 out=$(mkdir -p "${1:-$src/build-smpi}" && cd "${1:-$src/build-smpi}" && pwd)
 rankmap=${RANKMAP:-$src/build/tools/rankmap}
+preload=${PRELOAD:-$(dirname "$rankmap")/../src/pmpi/librankmap_preload.so}
 bin="$out/bin"
 mkdir -p "$bin"
 
@@ -34,7 +37,7 @@ extra=()
 for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
 [ -n "${SMPI_ALGOS:-}" ] && extra+=(--algos "$SMPI_ALGOS")
 [ -n "${SMPI_STOP_AT:-}" ] && extra+=(--stop-at "$SMPI_STOP_AT")
-python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" "${extra[@]}"
+python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" --preload "$preload" "${extra[@]}"
 
 echo "== writing BENCHMARKS.md"
 heading=()

@@ -1,6 +1,6 @@
 // The C entry points of the MPI balance helper: tasks in a typed buffer, or behind pack/unpack callbacks.
 #include "alias_migration.hpp"
-#include "status_of_exception.hpp"
+#include "runtime/exception_status.hpp"
 
 #include <rankmap.h>
 
@@ -154,7 +154,7 @@ extern "C" RANKMAP_EXPORT int rankmap_alias_balance(void* tasks, long long count
     rankmap::balance::TypedBufferTransport transport(tasks, extent, task_type, comm);
     return rankmap::balance::run_balance_step(count, capacity, args_ok, comm, transport, new_count);
   } catch (...) {
-    return rankmap::balance::status_of_current_exception();
+    return rankmap::runtime::status_of_current_exception(RANKMAP_ERR_ARG);
   }
 }
 
@@ -175,7 +175,7 @@ extern "C" RANKMAP_EXPORT int rankmap_alias_balance_callbacks(long long count, l
     rankmap::balance::CallbackTransport transport(task_bytes, byte_task, pack, unpack, user);
     status = rankmap::balance::run_balance_step(count, capacity, args_ok, comm, transport, new_count);
   } catch (...) {
-    status = rankmap::balance::status_of_current_exception();
+    status = rankmap::runtime::status_of_current_exception(RANKMAP_ERR_ARG);
   }
   if (byte_task != MPI_DATATYPE_NULL) MPI_Type_free(&byte_task);
   return status;

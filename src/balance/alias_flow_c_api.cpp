@@ -1,5 +1,5 @@
 // The C entry points of the alias flow computation.
-#include "status_of_exception.hpp"
+#include "runtime/exception_status.hpp"
 
 #include <rankmap.h>
 #include <rankmap/balance/alias_flow.hpp>
@@ -19,7 +19,7 @@ int alias_flow_status(int nbins, const long long counts[], const int order[], in
     rankmap::balance::alias_flow_into({counts, n}, order_span, {sender, n}, {amount, n});
     return RANKMAP_SUCCESS;
   } catch (...) {
-    return rankmap::balance::status_of_current_exception();
+    return rankmap::runtime::status_of_current_exception(RANKMAP_ERR_ARG);
   }
 }
 

@@ -1,7 +1,7 @@
 // One collective balance step: gather the counts, compute the flow, agree, then move the tasks.
 #include "alias_migration.hpp"
 
-#include "status_of_exception.hpp"
+#include "runtime/exception_status.hpp"
 
 #include <rankmap.h>
 #include <rankmap/balance/alias_flow.hpp>
@@ -66,7 +66,7 @@ int run_balance_step(long long count, long long capacity, bool args_ok, MPI_Comm
       status = transport.prepare(plan);
     }
   } catch (...) {
-    status = status_of_current_exception();
+    status = runtime::status_of_current_exception(RANKMAP_ERR_ARG);
   }
   int agreed = RANKMAP_SUCCESS;
   if (MPI_Allreduce(&status, &agreed, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return RANKMAP_ERR_MPI;

@@ -33,8 +33,13 @@ constexpr detail::PortfolioMember kCoreMembers[] = {
     {"dimorder-best", &map_dimorder_best, "", 0.1},
     {"hilbert", &map_hilbert, ""},
     {"split", &map_split, ""},
-    {"mahd", &map_mahd, ""},
+    {"emahd", &map_emahd, "", 0.15},
 };
+
+/// The share of the refine time that every start gets a slice of; the best start after that
+/// continues with the rest. Half and half, not tuned: exploring every start guards against a bad
+/// greedy start, and the one long search makes auto as good as its best member refined alone.
+constexpr double kExploreShare = 0.5;
 
 /// With `attempts=N` nothing depends on the clock; this budget only bounds a run that never converges.
 constexpr double kUnboundedMs = 1e9;
@@ -87,32 +92,36 @@ std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topolog
   return starts;
 }
 
-/// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two.
+/// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two,
+/// named with `suffix` when it is the refined one.
 Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
-                  const MapOptions& options, const detail::ObjectiveScorer& score, double ms, long long attempts) {
+                  const MapOptions& options, const detail::ObjectiveScorer& score, double ms, long long attempts,
+                  std::string_view suffix = "+refine") {
   MapOptions refine_options = options;
   refine_options.initial = &start.mapping;
   refine_options.choice = nullptr;
   refine_options.progress = nullptr;
   refine_options.parameter = attempts > 0 ? std::to_string(attempts) : std::string();
   refine_options.time_budget_ms = ms;
-  Candidate result{start.name + "+refine", map_refine(graph, alloc, refine_options), {}};
+  Candidate result{start.name + std::string(suffix), map_refine(graph, alloc, refine_options), {}};
   result.score = score(result.mapping);
   return score_less(result, start) ? result : start;
 }
 
-/// Refines the starts, best first, each with an equal share of the time left (time a converged
-/// search leaves goes to the later ones); `threads` of them at once.
+/// Refines the starts, best first, each with an equal slice of kExploreShare of the time left (time a
+/// converged search leaves goes to the later ones); `threads` of them at once.
 std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
                                   const topology::Allocation& alloc, const MapOptions& options,
                                   const detail::ObjectiveScorer& score, const Deadline& deadline, long long attempts) {
   std::stable_sort(starts.begin(), starts.end(), score_less);
   const std::size_t threads = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Candidate> out(starts.size());
+  const double explore_ms = kExploreShare * deadline.remaining_ms();
+  const Deadline explore(explore_ms);
   for (std::size_t first = 0; first < starts.size(); first += threads) {
     const std::size_t last = std::min(starts.size(), first + threads);
     const double waves_left = std::ceil(static_cast<double>(starts.size() - first) / static_cast<double>(threads));
-    const double ms = attempts > 0 ? kUnboundedMs : deadline.remaining_ms() / waves_left;
+    const double ms = attempts > 0 ? kUnboundedMs : explore.remaining_ms() / waves_left;
     if (attempts == 0 && ms <= 0) {
       std::move(starts.begin() + first, starts.end(), out.begin() + first);
       break;
@@ -156,11 +165,14 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
       if (c.name.rfind(members[k].name, 0) == 0) return k + 2;
     return std::size_t{1};
   };
-  const Candidate& winner =
-      *std::min_element(finished.begin(), finished.end(), [&](const Candidate& a, const Candidate& b) {
-        if (a.score < b.score || b.score < a.score) return a.score < b.score;
-        return rank_of(a) < rank_of(b);
-      });
+  Candidate& winner = *std::min_element(finished.begin(), finished.end(), [&](const Candidate& a, const Candidate& b) {
+    if (a.score < b.score || b.score < a.score) return a.score < b.score;
+    return rank_of(a) < rank_of(b);
+  });
+  // The best start continues alone; refine never returns anything worse than its input.
+  if (!timed || deadline.remaining_ms() > 0)
+    winner = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs, attempts,
+                     winner.name.ends_with("+refine") ? "" : "+refine");
   if (options.choice) *options.choice = {winner.name, describe(finished, options.objective)};
   return winner.mapping;
 }

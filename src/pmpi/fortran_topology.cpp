@@ -3,6 +3,7 @@
 #include "interpose.hpp"
 
 #include "engine.hpp"
+#include "exception_status.hpp"
 
 #include <vector>
 
@@ -18,25 +19,25 @@ void finish(int rc, MPI_Comm result, MPI_Fint* newcomm, MPI_Fint* ierr) {
   if (ierr) *ierr = rc;
 }
 
-template <typename Body>
-int guarded(Body&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    return MPI_ERR_INTERN;
-  }
-}
+using runtime::call_engine_or_plain;
 
 void dist_graph_create_adjacent(MPI_Fint* comm, MPI_Fint* indegree, MPI_Fint* sources, MPI_Fint* sourceweights,
                                 MPI_Fint* outdegree, MPI_Fint* destinations, MPI_Fint* destweights, MPI_Fint* info,
                                 MPI_Fint* reorder, MPI_Fint* newcomm, MPI_Fint* ierr, FortranBinding binding) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  const int rc = guarded([&] {
-    return runtime::dist_graph_create_adjacent(
-        runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *indegree, sources, c_weights(sourceweights, binding),
-        *outdegree, destinations, c_weights(destweights, binding), PMPI_Info_f2c(*info), *reorder != 0, &result);
-  });
+  const int rc = call_engine_or_plain(
+      [&] {
+        return runtime::dist_graph_create_adjacent(
+            runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *indegree, sources, c_weights(sourceweights, binding),
+            *outdegree, destinations, c_weights(destweights, binding), PMPI_Info_f2c(*info), *reorder != 0, &result);
+      },
+      [&] {
+        return PMPI_Dist_graph_create_adjacent(PMPI_Comm_f2c(*comm), *indegree, sources,
+                                               c_weights(sourceweights, binding), *outdegree, destinations,
+                                               c_weights(destweights, binding), PMPI_Info_f2c(*info), *reorder,
+                                               &result);
+      });
   finish(rc, result, newcomm, ierr);
 }
 
@@ -45,11 +46,16 @@ void dist_graph_create(MPI_Fint* comm, MPI_Fint* n, MPI_Fint* sources, MPI_Fint*
                        FortranBinding binding) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  const int rc = guarded([&] {
-    return runtime::dist_graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *n, sources, degrees,
-                                      destinations, c_weights(weights, binding), PMPI_Info_f2c(*info), *reorder != 0,
-                                      &result);
-  });
+  const int rc = call_engine_or_plain(
+      [&] {
+        return runtime::dist_graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *n, sources, degrees,
+                                          destinations, c_weights(weights, binding), PMPI_Info_f2c(*info),
+                                          *reorder != 0, &result);
+      },
+      [&] {
+        return PMPI_Dist_graph_create(PMPI_Comm_f2c(*comm), *n, sources, degrees, destinations,
+                                      c_weights(weights, binding), PMPI_Info_f2c(*info), *reorder, &result);
+      });
   finish(rc, result, newcomm, ierr);
 }
 
@@ -57,12 +63,20 @@ void cart_create(MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* peri
                  MPI_Fint* newcomm, MPI_Fint* ierr) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  const int rc = guarded([&] {
-    std::vector<int> periodic(static_cast<std::size_t>(*ndims > 0 ? *ndims : 0));
-    for (std::size_t d = 0; d < periodic.size(); ++d) periodic[d] = periods[d] != 0;
-    return runtime::cart_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *ndims, dims, periodic.data(),
-                                *reorder != 0, &result);
-  });
+  // LOGICAL periods become C's 0 or 1 (nonzero .TRUE. values differ between compilers).
+  std::vector<int> periodic;
+  const int rc = call_engine_or_plain(
+      [&] {
+        periodic.assign(static_cast<std::size_t>(*ndims > 0 ? *ndims : 0), 0);
+        for (std::size_t d = 0; d < periodic.size(); ++d) periodic[d] = periods[d] != 0;
+        return runtime::cart_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *ndims, dims,
+                                    periodic.data(), *reorder != 0, &result);
+      },
+      [&] {
+        return periodic.size() == static_cast<std::size_t>(*ndims > 0 ? *ndims : 0)
+                   ? PMPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, periodic.data(), *reorder, &result)
+                   : MPI_ERR_NO_MEM;
+      });
   finish(rc, result, newcomm, ierr);
 }
 
@@ -70,10 +84,12 @@ void graph_create(MPI_Fint* comm, MPI_Fint* nnodes, MPI_Fint* index, MPI_Fint* e
                   MPI_Fint* newcomm, MPI_Fint* ierr) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  const int rc = guarded([&] {
-    return runtime::graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *nnodes, index, edges,
-                                 *reorder != 0, &result);
-  });
+  const int rc = call_engine_or_plain(
+      [&] {
+        return runtime::graph_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *nnodes, index, edges,
+                                     *reorder != 0, &result);
+      },
+      [&] { return PMPI_Graph_create(PMPI_Comm_f2c(*comm), *nnodes, index, edges, *reorder, &result); });
   finish(rc, result, newcomm, ierr);
 }
 

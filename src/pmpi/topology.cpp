@@ -2,25 +2,9 @@
 #include "interpose.hpp"
 
 #include "engine.hpp"
-#include "report.hpp"
+#include "exception_status.hpp"
 
-namespace {
-
-/// The engine never throws by design; this keeps an allocation failure from unwinding into C.
-template <typename Engine, typename Plain>
-int call_engine(Engine&& engine, Plain&& plain) noexcept {
-  try {
-    return engine();
-  } catch (...) {
-    try {
-      rankmap::runtime::log_once("engine-exception", "unexpected failure; calling MPI directly");
-    } catch (...) {
-    }
-    return plain();
-  }
-}
-
-}  // namespace
+using rankmap::runtime::call_engine_or_plain;
 
 using rankmap::pmpi::ReentryGuard;
 constexpr auto kInterposed = rankmap::runtime::Origin::interposed;
@@ -35,7 +19,7 @@ RANKMAP_INTERPOSE int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree
                                            destweights, info, reorder, newcomm);
   };
   if (!guard.outermost()) return plain();
-  return call_engine(
+  return call_engine_or_plain(
       [&] {
         return rankmap::runtime::dist_graph_create_adjacent(kInterposed, comm, indegree, sources, sourceweights,
                                                             outdegree, destinations, destweights, info, reorder,
@@ -52,7 +36,7 @@ RANKMAP_INTERPOSE int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sour
     return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
   };
   if (!guard.outermost()) return plain();
-  return call_engine(
+  return call_engine_or_plain(
       [&] {
         return rankmap::runtime::dist_graph_create(kInterposed, comm, n, sources, degrees, destinations, weights, info,
                                                    reorder, newcomm);
@@ -65,7 +49,7 @@ RANKMAP_INTERPOSE int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[]
   const ReentryGuard guard;
   auto plain = [&] { return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm); };
   if (!guard.outermost()) return plain();
-  return call_engine(
+  return call_engine_or_plain(
       [&] { return rankmap::runtime::cart_create(kInterposed, comm, ndims, dims, periods, reorder, newcomm); }, plain);
 }
 
@@ -74,6 +58,6 @@ RANKMAP_INTERPOSE int MPI_Graph_create(MPI_Comm comm, int nnodes, const int inde
   const ReentryGuard guard;
   auto plain = [&] { return PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm); };
   if (!guard.outermost()) return plain();
-  return call_engine(
+  return call_engine_or_plain(
       [&] { return rankmap::runtime::graph_create(kInterposed, comm, nnodes, index, edges, reorder, newcomm); }, plain);
 }

@@ -3,6 +3,7 @@
 
 #include "comm_tools.hpp"
 #include "engine.hpp"
+#include "exception_status.hpp"
 #include "state.hpp"
 
 #include <new>
@@ -18,12 +19,8 @@ template <typename Body>
 int guarded(Body&& body) noexcept {
   try {
     return body();
-  } catch (const std::bad_alloc&) {
-    return RANKMAP_ERR_NOMEM;
-  } catch (const rankmap::InputError&) {
-    return RANKMAP_ERR_INPUT;
   } catch (...) {
-    return RANKMAP_ERR_INTERNAL;
+    return rankmap::runtime::status_of_current_exception(RANKMAP_ERR_INPUT);
   }
 }
 

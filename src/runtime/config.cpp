@@ -73,16 +73,13 @@ void apply_profile_phases(Config& c, std::string_view v) {
 
 void apply_algorithm(Config& c, std::string_view v) {
   if (v.empty()) throw InputError("'': expected auto or an algorithm chain such as mahd+refine");
-  for (std::size_t pos = 0; pos <= v.size();) {
-    const std::size_t end = std::min(v.find('+', pos), v.size());
-    const std::string_view stage = v.substr(pos, end - pos);
+  for (std::string_view stage : mapping::chain_stages(v)) {
     if (!mapping::find_algorithm(mapping::core_algorithms(), stage)) {
       std::string known;
       for (const auto& a : mapping::core_algorithms()) known += (known.empty() ? "" : ", ") + std::string(a.name);
       throw InputError("'" + std::string(v) + "': '" + std::string(stage) + "' is not an algorithm of the runtime (" +
                        known + "); offline algorithms run with `rankmap map` and RANKMAP_MAPPING");
     }
-    pos = end + 1;
   }
   c.algorithm = std::string(v);
 }

@@ -64,6 +64,10 @@ struct AlgorithmInfo {
 /// The algorithms of the core library (those the runtime may run).
 std::span<const AlgorithmInfo> core_algorithms();
 
+/// The stages of a chain such as `mahd+refine:5000`, parameters kept: {`mahd`, `refine:5000`}. The
+/// one place a chain is cut, for the runtime's settings, the tool and run_chain alike.
+std::vector<std::string_view> chain_stages(std::string_view chain);
+
 /// Looks `name` (without any `:parameter`) up in `algorithms`; nullptr when absent.
 const AlgorithmInfo* find_algorithm(std::span<const AlgorithmInfo> algorithms, std::string_view name);
 

@@ -2,7 +2,7 @@
 // with an auto whose portfolio also has RAHTM's search.
 #include <rankmap/mapping/offline.hpp>
 
-#include "portfolio.hpp"
+#include "mapping/portfolio.hpp"
 
 #include <algorithm>
 
@@ -35,8 +35,8 @@ std::span<const AlgorithmInfo> all_algorithms() {
     const auto core_auto = std::find_if(all.begin(), all.end(), [](const AlgorithmInfo& a) { return a.name == "auto"; });
     core_auto->map = &map_auto_offline;
     core_auto->summary =
-        "the default: identity, dimorder-best, hilbert, split, mahd and (at most 1,024 tasks, budget 5 s or more) "
-        "rahtm:milp=off, each refined; the best by the objective kept (auto:attempts=N for a result independent of "
+        "the default: identity, dimorder-best, hilbert, split, emahd and (at most 1,024 tasks, budget 5 s or more) "
+        "rahtm:milp=off, each refined, the best refined further; the best by the objective kept (auto:attempts=N for a result independent of "
         "the clock)";
 #define RANKMAP_ALGORITHM(function, name, summary) all.push_back({name, &function, summary});
 #include "offline_algorithms.def"

@@ -1,4 +1,4 @@
-// The table of core algorithms, lookup by name, and chains such as `mahd+refine`.
+// What mapping.hpp declares: the table of core algorithms, lookup by name, and chains such as `mahd+refine`.
 #include <rankmap/mapping/mapping.hpp>
 
 #include <stdexcept>
@@ -21,6 +21,16 @@ constexpr AlgorithmInfo kCoreAlgorithms[] = {
 std::string_view base_name(std::string_view stage) { return stage.substr(0, stage.find(':')); }
 
 }  // namespace
+
+std::vector<std::string_view> chain_stages(std::string_view chain) {
+  std::vector<std::string_view> stages;
+  for (std::size_t pos = 0; pos <= chain.size();) {
+    const std::size_t end = std::min(chain.find('+', pos), chain.size());
+    stages.push_back(chain.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return stages;
+}
 
 std::span<const AlgorithmInfo> core_algorithms() { return kCoreAlgorithms; }
 
@@ -49,13 +59,10 @@ Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorit
                        std::to_string(options.phases[p].num_tasks()) + " tasks but the graph " +
                        std::to_string(graph.num_tasks()));
   std::vector<std::pair<const AlgorithmInfo*, std::string_view>> stages;
-  for (std::size_t pos = 0; pos <= chain.size();) {
-    const std::size_t end = std::min(chain.find('+', pos), chain.size());
-    const std::string_view stage = chain.substr(pos, end - pos);
+  for (std::string_view stage : chain_stages(chain)) {
     const AlgorithmInfo* info = find_algorithm(algorithms, stage);
     if (!info) throw InputError("algorithm '" + std::string(stage) + "' is not known here");
     stages.emplace_back(info, stage);
-    pos = end + 1;
   }
   const Deadline deadline(options.time_budget_ms);
   Mapping current;

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Issue 16's simulated-network targets for the default mapper, from one run of experiment.py.
+
+    auto_targets.py OUT [--out FILE.md]
+
+Reads OUT/results.jsonl and OUT/mappings.jsonl and reports, for every (platform, program) pair with
+an identity simulation, the simulated communication time of `auto@200ms` (the runtime's budget),
+`auto@10s` (the tool's) and, for bt and sp, `auto@10s~phases` (with the phases the profiler
+recorded) relative to the identity's, and which start won each (from `rankmap map`'s output).
+"""
+import argparse
+import json
+import os
+import re
+
+ROWS = ["auto@200ms", "auto@10s", "auto@10s~phases"]
+
+
+def load(path):
+    rows = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                rows[(r["config"], r["program"], r["mapping"])] = r
+    return rows
+
+
+def winner(mapping):
+    found = re.search(r"algorithm  (\S+)", (mapping or {}).get("log", ""))
+    return found.group(1) if found else "?"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--out-md")
+    args = parser.parse_args()
+    results = load(os.path.join(args.out, "results.jsonl"))
+    mappings = load(os.path.join(args.out, "mappings.jsonl"))
+    pairs = sorted({(c, p) for (c, p, m) in results if m == "identity"})
+    lines = ["| platform | program | identity comm (ms) | " + " | ".join(ROWS) + " | winning start (200 ms; 10 s) |",
+             "|---|---|---:|" + "---:|" * len(ROWS) + "---|"]
+    slower = {r: [] for r in ROWS}
+    cut20 = {r: 0 for r in ROWS}
+    ran = {r: 0 for r in ROWS}
+    for config, program in pairs:
+        base = results[(config, program, "identity")]["comm_time"]
+        cells = []
+        for r in ROWS:
+            row = results.get((config, program, r))
+            if not row:
+                cells.append("—")
+                continue
+            ratio = row["comm_time"] / base
+            ran[r] += 1
+            cut20[r] += ratio <= 0.8
+            if ratio > 1.02:
+                slower[r].append(f"{config}/{program} ({ratio:.2f})")
+            cells.append(f"{ratio:.2f}" + ("" if row.get("check") == "ok" else " (check FAILED)"))
+        won = "; ".join(winner(mappings.get((config, program, r))) for r in ROWS[:2])
+        lines.append(f"| {config} | {program} | {base * 1e3:.3f} | " + " | ".join(cells) + f" | {won} |")
+    lines.append("")
+    for r in ROWS:
+        if ran[r] == 0:
+            continue
+        bad = slower[r]
+        lines.append(f"- `{r}`: slower than the identity by more than 2% on {len(bad)} of {ran[r]} pairs"
+                     + (" (" + ", ".join(bad) + ")" if bad else "") + f"; at least 20% faster on {cut20[r]} of {ran[r]}.")
+    text = "\n".join(lines) + "\n"
+    if args.out_md:
+        with open(args.out_md, "w") as f:
+            f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
