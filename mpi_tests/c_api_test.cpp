@@ -68,7 +68,9 @@ TEST(CApi, ResultGivesThePermutationEveryRankAgreesOn) {
 // permutation the new communicator has, agreed by every rank, and never worse than the identity.
 TEST(CApi, GeneralDistGraphCreateAgreesWithItsResult) {
   const int me = rank_of(MPI_COMM_WORLD);
-  const VertexLists& v = scrambled_ring(size_of(MPI_COMM_WORLD))[me];
+  if (size_of(MPI_COMM_WORLD) < 2) GTEST_SKIP() << "Open MPI refuses the null edge arrays of a graph without edges";
+  const auto g = scrambled_ring(size_of(MPI_COMM_WORLD));
+  const VertexLists& v = g[me];
   const int degree = static_cast<int>(v.destinations.size());
   rankmap_result result = nullptr;
   ASSERT_EQ(rankmap_result_create(&result), RANKMAP_SUCCESS);
