@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the overhead of RANKMAP_PROFILE (issue 15, target: at most 3%) and prints a markdown
 # section for BENCHMARKS.md: the message rate of 64-byte messages between 4 pairs of processes
-# (bench/message_rate.c, 8 ranks) plain, under the preload layer without a profile, and under the
+# (bench/message_rate.c, RANKS ranks, default one per core) plain, under the preload layer without a profile, and under the
 # preload layer recording a profile. The three runs alternate and each figure is the median of REPS
 # runs, so that the ratios compare measurements taken under the same load. A second table counts
 # instructions with callgrind (2 ranks, 2000 windows), which does not depend on the load: those of
@@ -11,6 +11,8 @@
 set -euo pipefail
 reps=${REPS:-15}
 seconds=${SECONDS_PER_RUN:-2}
+# One pair per core by default: oversubscribed ranks make the scheduler, not the send path, set the rate.
+ranks=${RANKS:-$(nproc)}
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -41,8 +43,8 @@ rate() { awk '/messages_per_second/ {print $2}'; }
 echo "## Profiler overhead (issue 15)"
 echo
 echo "Measured with \`bench/run_profiler_bench.sh $*\` at commit $(git rev-parse --short HEAD) on $(nproc) cores"
-echo "(8 ranks oversubscribed, shared with other jobs), $(date -u +%Y-%m-%d). Message rate of 64-byte"
-echo "\`MPI_Isend\`s in windows of 64 between 4 pairs (\`bench/message_rate.c\`, ${seconds} s per run), $reps runs of each"
+echo "($ranks ranks, shared with other jobs), $(date -u +%Y-%m-%d). Message rate of 64-byte"
+echo "\`MPI_Isend\`s in windows of 64 between $((ranks / 2)) pair(s) (\`bench/message_rate.c\`, ${seconds} s per run), $reps runs of each"
 echo "variant, alternating; the median, and the best run (the least disturbed by other jobs)."
 echo
 echo "| MPI | statistic | plain (msg/s) | preload, no profile | ratio | preload + RANKMAP_PROFILE | ratio (target ≥ 0.97) |"
@@ -53,9 +55,9 @@ for build in "$@"; do
   program="$build/bench/message_rate"
   plain=() idle=() profiled=()
   for _ in $(seq "$reps"); do
-    plain+=("$(launch "$mpi" 8 -- "$program" "$seconds" | rate)")
-    idle+=("$(launch "$mpi" 8 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:8 -- "$program" "$seconds" | rate)")
-    profiled+=("$(launch "$mpi" 8 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:8 \
+    plain+=("$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate)")
+    idle+=("$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate)")
+    profiled+=("$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
       RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate)")
   done
   for stat in median best; do

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   const runtime::PlacementResult placement =
       runtime::placement_from_records(records, provider->locate(0, tasks).grid);
   const std::vector<int> triples = stencil_triples(32, 32, 16);
-  runtime::Config config;  // the defaults: auto (mahd+refine), mcl under adaptive, 200 ms budget
+  runtime::Config config;  // the defaults: auto, mcl under adaptive, 200 ms budget
   for (int i = 0; i < repetitions; ++i) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<graph::Edge> edges;

@@ -73,7 +73,7 @@ echo
 echo "\`rankmap place\` printed:"
 echo
 echo '```'
-cat "$work/place.out"
+sed "s|$work/||g" "$work/place.out"
 echo '```'
 echo
 echo "| order | simulated communication time (s) | ratio |"

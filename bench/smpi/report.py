@@ -136,6 +136,11 @@ class Report:
     def emit(self, text=""):
         self.lines.append(text)
 
+    def declined(self, config, program, mapping):
+        """A peer that declined (treematch with more processes than cores) ran nothing: not a result."""
+        record = self.mappings.get((config, program, mapping)) or {}
+        return record.get("note", "").startswith("declined")
+
     def ratio_table(self, config, field, title):
         programs = self.programs(config)
         self.emit(f"{title}")
@@ -149,6 +154,9 @@ class Report:
             for p in programs:
                 r = self.ratio(config, p, m, field)
                 row = self.results.get((config, p, m))
+                if self.declined(config, p, m):
+                    cells.append("did not run (declined)")
+                    continue
                 best = self.best_rankmap(config, p)
                 text = fmt_ratio(r) if r is not None else self.missing_cell(config, p, m)
                 if r is not None and best and best[0] == m and field == "comm_time":
@@ -174,7 +182,7 @@ class Report:
             for p in self.programs(config):
                 best = self.best_rankmap(config, p)
                 scotch = self.ratio(config, p, "scotch", "comm_time")
-                tm = self.ratio(config, p, "treematch", "comm_time")
+                tm = None if self.declined(config, p, "treematch") else self.ratio(config, p, "treematch", "comm_time")
                 if best is None:
                     self.emit(f"| {config} | {p} | not run | | not run | {fmt_run(scotch)} | {fmt_run(tm)} "
                               "| not run |")
