@@ -18,7 +18,8 @@
  *
  * Built against a real MPI (-DRANKMAP_REAL_MPI), MPI_Pcontrol(1) marks the start of each sweep, so
  * that a profile with RANKMAP_PROFILE_PHASES=pcontrol records one time step as seven phases:
- * copy_faces (with the set-up before it, which sends nothing point-to-point), then the forward and backward sweeps along x, y and z (sweep_phases.py's order).
+ * copy_faces (with the set-up before it, which sends nothing point-to-point), then the forward
+ * and backward sweeps along x, y and z (sweep_phases.py's order).
  *
  * Options: `-sp 1` for SP (default BT), -n cell edge (8), -i time steps (1), --graph FILE. */
 #include "bench_common.h"
