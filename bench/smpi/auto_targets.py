@@ -9,21 +9,14 @@ an identity simulation, the simulated communication time of `auto@200ms` (the ru
 recorded) relative to the identity's, and which start won each (from `rankmap map`'s output).
 """
 import argparse
-import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import load  # noqa: E402
 
 ROWS = ["auto@200ms", "auto@10s", "auto@10s~phases"]
-
-
-def load(path):
-    rows = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                r = json.loads(line)
-                rows[(r["config"], r["program"], r["mapping"])] = r
-    return rows
 
 
 def winner(mapping):

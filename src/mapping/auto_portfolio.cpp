@@ -10,6 +10,8 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include "core_algorithm_functions.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -17,11 +19,6 @@
 #include <thread>
 
 namespace rankmap::mapping {
-
-#define RANKMAP_ALGORITHM(function, name, summary) \
-  Mapping function(const graph::CommGraph&, const topology::Allocation&, const MapOptions&);
-#include "core_algorithms.def"
-#undef RANKMAP_ALGORITHM
 
 namespace {
 

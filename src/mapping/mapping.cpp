@@ -1,14 +1,11 @@
 // What mapping.hpp declares: the table of core algorithms, lookup by name, and chains such as `mahd+refine`.
 #include <rankmap/mapping/mapping.hpp>
 
+#include "core_algorithm_functions.hpp"
+
 #include <stdexcept>
 
 namespace rankmap::mapping {
-
-#define RANKMAP_ALGORITHM(function, name, summary) \
-  Mapping function(const graph::CommGraph&, const topology::Allocation&, const MapOptions&);
-#include "core_algorithms.def"
-#undef RANKMAP_ALGORITHM
 
 namespace {
 
