@@ -9,19 +9,15 @@ namespace bytes = rankmap::runtime::collective_bytes;
 
 // Each blocking collective and its non-blocking twin share one record: PARAMS and ARGS are the
 // blocking call's, RECORD counts what the process contributed.
-#define RANKMAP_PROFILED_COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                            \
-  RANKMAP_INTERPOSE int MPI_##NAME PARAMS {                                                \
-    RANKMAP_PROFILED_BODY(PMPI_##NAME ARGS, RECORD);                                       \
-  }
 
 #define RANKMAP_TWIN(NAME, INAME, PARAMS, ARGS, RECORD)                                                    \
-  RANKMAP_PROFILED_COLLECTIVE(NAME, (RANKMAP_UNPAREN PARAMS), ARGS, RECORD)                                \
-  RANKMAP_PROFILED_COLLECTIVE(INAME, (RANKMAP_UNPAREN PARAMS, MPI_Request* request),                       \
+  RANKMAP_PROFILED(NAME, (RANKMAP_UNPAREN PARAMS), ARGS, RECORD)                                \
+  RANKMAP_PROFILED(INAME, (RANKMAP_UNPAREN PARAMS, MPI_Request* request),                       \
                               (RANKMAP_UNPAREN ARGS, request), RECORD)
 #define RANKMAP_UNPAREN(...) __VA_ARGS__
 
-RANKMAP_PROFILED_COLLECTIVE(Barrier, (MPI_Comm comm), (comm), profiler::collective(CollectiveOp::barrier, comm, 0))
-RANKMAP_PROFILED_COLLECTIVE(Ibarrier, (MPI_Comm comm, MPI_Request* request), (comm, request),
+RANKMAP_PROFILED(Barrier, (MPI_Comm comm), (comm), profiler::collective(CollectiveOp::barrier, comm, 0))
+RANKMAP_PROFILED(Ibarrier, (MPI_Comm comm, MPI_Request* request), (comm, request),
                             profiler::collective(CollectiveOp::barrier, comm, 0))
 
 RANKMAP_TWIN(Bcast, Ibcast, (void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm),

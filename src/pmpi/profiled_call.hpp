@@ -4,18 +4,34 @@
 #include "interpose.hpp"
 #include "profiler.hpp"
 
-/// The body of a profiled C wrapper. Without a profile it is a test and a tail call to `CALL`.
-/// With one, `RECORD` runs if the call succeeded and this is the thread's outermost interposed
-/// entry (MPICH's Fortran bindings call the C functions, which must not count the same message
-/// twice). Recording after success means every argument was valid, so reading sizes and ranks
-/// cannot fail where MPI itself would have reported an error. A macro rather than a function
-/// taking lambdas: closures over every argument cost a few dozen instructions per message even
-/// when nothing is recorded.
-#define RANKMAP_PROFILED_BODY(CALL, RECORD)                                          \
-  if (__builtin_expect(!rankmap::runtime::profiler::enabled(), 1)) return CALL;     \
-  const rankmap::pmpi::ReentryGuard guard;                                          \
-  const int rc = CALL;                                                              \
-  if (rc == MPI_SUCCESS && guard.outermost()) {                                     \
-    RECORD;                                                                         \
-  }                                                                                 \
+/// The recording part of a profiled C wrapper: `RECORD` runs if `CALL` succeeded and this is the
+/// thread's outermost interposed entry (MPICH's Fortran bindings call the C functions, which must
+/// not count the same message twice). Recording after success means every argument was valid, so
+/// reading sizes and ranks cannot fail where MPI itself would have reported an error.
+#define RANKMAP_RECORDED_BODY(CALL, RECORD)         \
+  const rankmap::pmpi::ReentryGuard guard;          \
+  const int rc = CALL;                              \
+  if (rc == MPI_SUCCESS && guard.outermost()) {     \
+    RECORD;                                         \
+  }                                                 \
   return rc
+
+/// Defines the interposed `MPI_<NAME> PARAMS`. Without a profile it is a test and a tail call to
+/// PMPI_<NAME>; with one, a tail call to an out-of-line function that calls it and records. Out of
+/// line, because the registers that the record keeps across the MPI call would otherwise be saved
+/// and restored on every call of every program that preloads rankmap without profiling (BENCHMARKS.md,
+/// "Profiler overhead"). A macro rather than a function taking lambdas for the same reason.
+#define RANKMAP_PROFILED(NAME, PARAMS, ARGS, RECORD)                                 \
+  [[gnu::noinline]] static int recorded_##NAME PARAMS {                              \
+    RANKMAP_RECORDED_BODY(PMPI_##NAME ARGS, RECORD);                                 \
+  }                                                                                  \
+  RANKMAP_INTERPOSE int MPI_##NAME PARAMS {                                          \
+    if (__builtin_expect(!rankmap::runtime::profiler::enabled(), 1)) return PMPI_##NAME ARGS; \
+    return recorded_##NAME ARGS;                                                     \
+  }
+
+/// For wrappers that read an argument before the MPI call changes it: the same test, then the
+/// recording body inline.
+#define RANKMAP_PROFILED_BODY(CALL, RECORD)                                      \
+  if (__builtin_expect(!rankmap::runtime::profiler::enabled(), 1)) return CALL; \
+  RANKMAP_RECORDED_BODY(CALL, RECORD)

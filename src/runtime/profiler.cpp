@@ -20,8 +20,7 @@ constinit std::atomic<bool> on{false};
 constinit PhaseRule::Kind phase_kind = PhaseRule::Kind::none;
 constinit std::atomic<int> pcontrol_phase{1};
 constinit std::atomic<unsigned> types_freed{0};
-__thread SizedType last_type __attribute__((tls_model("initial-exec"))) = {MPI_DATATYPE_NULL, 0, 0};
-__thread ThreadTraffic* thread_counts __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread ThreadState thread_state __attribute__((tls_model("initial-exec"))) = {MPI_DATATYPE_NULL, 0, 0, nullptr};
 }  // namespace detail
 
 namespace {
@@ -298,7 +297,7 @@ void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept {
   record([&] {
     int size = 0;
     PMPI_Comm_size(comm, &size);
-    (detail::thread_counts ? *detail::thread_counts : detail::register_thread()).add_collective(op, size, bytes);
+    detail::thread_counts().add_collective(op, size, bytes);
   });
 }
 
@@ -312,15 +311,21 @@ int time_window_now() {
 }
 
 ThreadTraffic& register_thread() {
-  thread_counts = &state().traffic.add_thread();
-  return *thread_counts;
+  thread_state.counts = &state().traffic.add_thread();
+  return *thread_state.counts;
 }
 
-MPI_Count remember_size(MPI_Datatype type, unsigned epoch) {
+/// A type other than the last one: sized and remembered. MPI_DATATYPE_NULL, which MPI would not
+/// size, counts 0 bytes (as the cache's initial state does).
+std::uint64_t bytes_elsewhere(MPI_Count count, MPI_Datatype type, unsigned epoch) {
+  if (type == MPI_DATATYPE_NULL) return 0;
   MPI_Count size = 0;
   PMPI_Type_size_x(type, &size);
-  last_type = {type, epoch, size};
-  return size;
+  const std::uint64_t item = size > 0 && size != MPI_UNDEFINED ? static_cast<std::uint64_t>(size) : 0;
+  thread_state.last_type = type;
+  thread_state.last_epoch = epoch;
+  thread_state.last_size = item;
+  return static_cast<std::uint64_t>(count) * item;
 }
 
 int world_rank_elsewhere(MPI_Comm comm, int rank) { return comm_directory::world_rank(comm, rank); }

@@ -19,19 +19,21 @@ extern std::atomic<bool> on;
 extern PhaseRule::Kind phase_kind;
 extern std::atomic<int> pcontrol_phase;
 extern std::atomic<unsigned> types_freed;  ///< bumped by MPI_Type_free: a handle may come back as another type
-struct SizedType {
-  MPI_Datatype type;
-  unsigned epoch;
-  MPI_Count size;
+
+/// What the hot path keeps per thread, in one block so that it costs one TLS offset load.
+struct ThreadState {
+  MPI_Datatype last_type;  ///< the last type sized, never MPI_DATATYPE_NULL; with
+  unsigned last_epoch;     ///< the types_freed at the time, and
+  std::uint64_t last_size; ///< its size in bytes (0 when MPI_UNDEFINED)
+  ThreadTraffic* counts;   ///< null until the thread's first record
 };
 // __thread, not thread_local: a C++ thread_local declared extern is read through a wrapper call
 // in case another translation unit initialises it dynamically.
-extern __thread SizedType last_type __attribute__((tls_model("initial-exec")));
-extern __thread ThreadTraffic* thread_counts __attribute__((tls_model("initial-exec")));
+extern __thread ThreadState thread_state __attribute__((tls_model("initial-exec")));
 
 int time_window_now();
 ThreadTraffic& register_thread();
-MPI_Count remember_size(MPI_Datatype type, unsigned epoch);
+std::uint64_t bytes_elsewhere(MPI_Count count, MPI_Datatype type, unsigned epoch);
 int world_rank_elsewhere(MPI_Comm comm, int rank);
 void mark_incomplete() noexcept;
 
@@ -41,21 +43,18 @@ inline int phase_now() {
   return time_window_now();
 }
 
-inline MPI_Count type_size(MPI_Datatype type) {
-  const unsigned epoch = types_freed.load(std::memory_order_relaxed);
-  if (type == last_type.type && epoch == last_type.epoch) return last_type.size;
-  return remember_size(type, epoch);
-}
-
 inline int world_rank(MPI_Comm comm, int rank) {
   if (comm == MPI_COMM_WORLD) return rank >= 0 ? rank : -1;
   return world_rank_elsewhere(comm, rank);
 }
 
+inline ThreadTraffic& thread_counts() {
+  ThreadTraffic* counts = thread_state.counts;
+  return counts ? *counts : register_thread();
+}
+
 inline void add(int world_dest, std::uint64_t bytes) {
-  if (world_dest < 0) return;
-  ThreadTraffic* counts = thread_counts ? thread_counts : &register_thread();
-  counts->add_send(phase_now(), world_dest, bytes);
+  if (world_dest >= 0) thread_counts().add_send(phase_now(), world_dest, bytes);
 }
 }  // namespace detail
 
@@ -71,13 +70,16 @@ void start() noexcept;
 
 /// Bytes of `count` items of `type`; 0 for MPI_DATATYPE_NULL.
 inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
-  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
-  const MPI_Count size = detail::type_size(type);
-  return size > 0 && size != MPI_UNDEFINED ? static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size) : 0;
+  if (count <= 0) return 0;
+  const detail::ThreadState& t = detail::thread_state;
+  const unsigned epoch = detail::types_freed.load(std::memory_order_relaxed);
+  if (type == t.last_type && epoch == t.last_epoch) return static_cast<std::uint64_t>(count) * t.last_size;
+  return detail::bytes_elsewhere(count, type, epoch);
 }
 
-/// A point-to-point send of `count` items of `type` to `dest` in `comm` (any send mode).
-inline void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
+/// A point-to-point send of `count` items of `type` to `dest` in `comm` (any send mode). Inlined
+/// into each send wrapper's recording function, which then saves its registers once.
+[[gnu::always_inline]] inline void send(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept {
   try {
     detail::add(detail::world_rank(comm, dest), bytes_of(count, type));
   } catch (...) {

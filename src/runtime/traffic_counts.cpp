@@ -18,6 +18,8 @@ std::size_t hash_peer(int peer, std::size_t mask) {
 
 }  // namespace
 
+PeerCounts::PeerCounts() : keys_(kInitialSlots, -1), values_(kInitialSlots) {}
+
 std::size_t PeerCounts::slot_of(int peer) const {
   const std::size_t mask = keys_.size() - 1;
   std::size_t i = hash_peer(peer, mask);
@@ -26,7 +28,7 @@ std::size_t PeerCounts::slot_of(int peer) const {
 }
 
 void PeerCounts::grow() {
-  std::vector<int> keys(std::max(kInitialSlots, keys_.size() * 2), -1);
+  std::vector<int> keys(keys_.size() * 2, -1);
   std::vector<PeerTraffic> values(keys.size());
   keys.swap(keys_);
   values.swap(values_);
@@ -63,6 +65,7 @@ std::string_view collective_name(CollectiveOp op) {
 void ThreadTraffic::switch_phase(int phase) {
   if (static_cast<std::size_t>(phase) > phases_.size()) phases_.resize(static_cast<std::size_t>(phase));
   current_phase_ = phase;
+  current_ = &phases_[static_cast<std::size_t>(phase) - 1];
 }
 
 void ThreadTraffic::add_collective(CollectiveOp op, int comm_size, std::uint64_t bytes) {

@@ -19,8 +19,9 @@ struct PeerTraffic {
 /// peers a process talks to, not with the size of the job.
 class PeerCounts {
  public:
+  PeerCounts();
   void add(int peer, std::uint64_t bytes, std::uint64_t messages) {
-    if (last_ < keys_.size() && keys_[last_] == peer) {
+    if (keys_[last_] == peer) {
       values_[last_].bytes += bytes;
       values_[last_].messages += messages;
       return;
@@ -40,7 +41,7 @@ class PeerCounts {
   void grow();
   void add_elsewhere(int peer, std::uint64_t bytes, std::uint64_t messages);
 
-  std::vector<int> keys_;  ///< -1 marks an empty slot
+  std::vector<int> keys_;  ///< -1 marks an empty slot; never empty, so that keys_[last_] is valid
   std::vector<PeerTraffic> values_;
   std::size_t used_ = 0;
   std::size_t last_ = 0;  ///< the slot of the last peer, which the next message is likely to reuse
@@ -89,7 +90,7 @@ class ThreadTraffic {
  public:
   void add_send(int phase, int peer, std::uint64_t bytes) {
     if (phase != current_phase_) switch_phase(phase);
-    phases_[static_cast<std::size_t>(phase) - 1].add(peer, bytes, 1);
+    current_->add(peer, bytes, 1);
   }
   void add_collective(CollectiveOp op, int comm_size, std::uint64_t bytes);
 
@@ -98,7 +99,8 @@ class ThreadTraffic {
   void switch_phase(int phase);
 
   std::vector<PeerCounts> phases_;  ///< phases_[k - 1]: phase k
-  int current_phase_ = 0;           ///< a phase phases_ has room for (0 before the first send)
+  int current_phase_ = 0;           ///< the phase of the last send (0 before the first one)
+  PeerCounts* current_ = nullptr;   ///< &phases_[current_phase_ - 1]
   std::vector<CollectiveCount> collectives_;
 };
 
