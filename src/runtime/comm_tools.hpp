@@ -16,9 +16,10 @@ int renumbered_group(MPI_Comm comm, const std::vector<SlotId>& slot_of, MPI_Grou
 /// processes outside the group. Collective on comm; every process passes the same group. Returns an MPI code.
 int create_renumbered(MPI_Comm comm, MPI_Group group, MPI_Comm* renumbered) noexcept;
 
-/// Frees a communicator or group unless it is null, so that cleanup can run on every path.
-void free_unless_null(MPI_Comm* comm) noexcept;
-void free_unless_null(MPI_Group* group) noexcept;
+/// Frees a communicator or group unless it is null, so that cleanup can run on every path. Two
+/// names, since MPICH's handles are all int.
+void free_comm(MPI_Comm* comm) noexcept;
+void free_group(MPI_Group* group) noexcept;
 
 /// See rankmap_comm_hilbert() in rankmap.h. Returns an MPI error code; a duplicate in the old
 /// order when no placement is available.

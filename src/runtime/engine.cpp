@@ -259,7 +259,7 @@ struct Renumbering {
   Renumbering() = default;
   Renumbering(const Renumbering&) = delete;
   Renumbering& operator=(const Renumbering&) = delete;
-  ~Renumbering() { free_unless_null(&group); }
+  ~Renumbering() { free_group(&group); }
 };
 
 void prepare_renumbering(const Call& c, const Decision& d, const std::vector<SlotId>& slot_of, Renumbering& r,
@@ -283,7 +283,7 @@ int build_renumbered(Call& c, const Decision& d, Renumbering& r, StepGuard& g) n
   MPI_Comm renumbered = MPI_COMM_NULL;
   g.mpi(Step::renumbered_comm, create_renumbered(c.comm, r.group, &renumbered));
   if (const auto failure = g.settle()) {
-    free_unless_null(&renumbered);
+    free_comm(&renumbered);
     return fall_back_settled(c, g, *failure);
   }
   if (c.req.moves_lists()) {
@@ -292,14 +292,14 @@ int build_renumbered(Call& c, const Decision& d, Renumbering& r, StepGuard& g) n
       if (!c.req.lists_valid(r.lists)) throw std::runtime_error("received malformed lists");
     });
     if (const auto failure = g.settle()) {
-      free_unless_null(&renumbered);
+      free_comm(&renumbered);
       return fall_back_settled(c, g, *failure);
     }
   }
   const int rc = c.req.build(renumbered, r.lists, c.result);
   g.mpi(Step::create_topology, rc);
   if (const auto failure = g.settle()) {
-    if (rc == MPI_SUCCESS) free_unless_null(c.result);
+    if (rc == MPI_SUCCESS) free_comm(c.result);
     return fall_back_settled(c, g, *failure);
   }
   report_decision(c, d);

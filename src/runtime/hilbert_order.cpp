@@ -55,12 +55,12 @@ int comm_hilbert(MPI_Comm comm, MPI_Comm* newcomm) {
   });
   MPI_Comm renumbered = MPI_COMM_NULL;
   if (!g.settle()) g.mpi(Step::renumbered_comm, create_renumbered(comm, group, &renumbered));
-  free_unless_null(&group);
+  free_group(&group);
   if (!g.settle() && renumbered != MPI_COMM_NULL) {
     *newcomm = renumbered;
     return MPI_SUCCESS;
   }
-  free_unless_null(&renumbered);
+  free_comm(&renumbered);
   return PMPI_Comm_dup(comm, newcomm);
 }
 

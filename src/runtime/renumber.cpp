@@ -7,7 +7,7 @@ int renumbered_group(MPI_Comm comm, const std::vector<SlotId>& slot_of, MPI_Grou
   MPI_Group old_group = MPI_GROUP_NULL;
   int rc = PMPI_Comm_group(comm, &old_group);
   if (rc == MPI_SUCCESS) rc = PMPI_Group_incl(old_group, static_cast<int>(slot_of.size()), slot_of.data(), group);
-  free_unless_null(&old_group);
+  free_group(&old_group);
   return rc;
 }
 
@@ -28,11 +28,11 @@ int create_renumbered(MPI_Comm comm, MPI_Group group, MPI_Comm* renumbered) noex
   return rc;
 }
 
-void free_unless_null(MPI_Comm* comm) noexcept {
+void free_comm(MPI_Comm* comm) noexcept {
   if (*comm != MPI_COMM_NULL) PMPI_Comm_free(comm);
 }
 
-void free_unless_null(MPI_Group* group) noexcept {
+void free_group(MPI_Group* group) noexcept {
   if (*group != MPI_GROUP_NULL) PMPI_Group_free(group);
 }
 
