@@ -17,7 +17,6 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
-#include <ctime>
 #include <stdexcept>
 
 namespace rankmap::runtime {
@@ -220,21 +219,12 @@ Verdict decide_on_root(const Call& c, const std::vector<int>& gathered, const Pl
   return verdict_of(Verdict::failed, "mapping failed");
 }
 
-/// MPI_Bcast from the root, except that the other processes wait for it without spinning: while
-/// rank 0 maps, they test a non-blocking broadcast and sleep between tests, leaving the CPU to
-/// rank 0 when processes share cores (busy-polling MPIs would otherwise slow the mapping down
-/// by the oversubscription factor).
+/// MPI_Bcast from the root, except that the other processes wait for it without spinning while
+/// rank 0 maps.
 int broadcast_politely(void* data, int bytes, MPI_Comm comm) noexcept {
   MPI_Request request;
-  int rc = PMPI_Ibcast(data, bytes, MPI_BYTE, kRoot, comm, &request);
-  int done = 0;
-  if (rc == MPI_SUCCESS) rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  while (rc == MPI_SUCCESS && !done) {
-    const timespec pause{0, 50'000};
-    nanosleep(&pause, nullptr);
-    rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
-  return rc;
+  const int rc = PMPI_Ibcast(data, bytes, MPI_BYTE, kRoot, comm, &request);
+  return rc == MPI_SUCCESS ? wait_politely(&request) : rc;
 }
 
 /// Steps 5 and 6: rank 0 decides (or, having failed, says so); the verdict and the permutation then

@@ -1,6 +1,7 @@
 // Failure keys, notes, and the guard's settling of failures across processes.
 #include "step_guard.hpp"
 
+#include "comm_tools.hpp"
 #include "report.hpp"
 
 #include <climits>
@@ -58,8 +59,10 @@ void StepGuard::fail(Step step, std::string note) noexcept {
 
 std::optional<StepFailure> StepGuard::settle() noexcept {
   long long key = encode_failure(failure_);
-  if (PMPI_Allreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm_) != MPI_SUCCESS)
-    key = encode_failure(StepFailure{Step::count, rank_});
+  MPI_Request request;
+  int rc = PMPI_Iallreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm_, &request);
+  if (rc == MPI_SUCCESS) rc = wait_politely(&request);
+  if (rc != MPI_SUCCESS) key = encode_failure(StepFailure{Step::count, rank_});
   return decode_failure(key);
 }
 
