@@ -33,7 +33,8 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
   command.add_option("--objective", options.objective, "mcl (default) or hopbytes");
   command
       .add_option("--routing", options.routing,
-                  "routing model MCL is measured under: adaptive (default), adaptive-hop, dor")
+                  "routing model MCL is measured under: adaptive, adaptive-hop, dor (default: adaptive, and auto and "
+                  "place also refuse mappings that raise the MCL under dor)")
       ->each([&options](const std::string&) { options.routing_stated = true; });
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");
@@ -50,6 +51,7 @@ mapping::MapOptions map_options_of(const MappingCommandOptions& o) {
   mapping::MapOptions options;
   options.objective = mapping::parse_objective(o.objective);
   options.routing = topology::RoutingSpec::parse(o.routing);
+  options.routing_stated = o.routing_stated;
   if (!(o.time_budget_ms >= 0)) throw InputError("--time-budget-ms must be at least 0");
   if (o.threads < 1) throw InputError("--threads must be at least 1");
   if (o.beam < 1) throw InputError("--beam must be at least 1");

@@ -8,17 +8,20 @@
 
 namespace rankmap::mapping {
 
+double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                            std::span<const SlotId> slot_of) {
+  topology::RoutingSpec dor;
+  dor.kind = topology::RoutingKind::dor;
+  return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.grid(), dor));
+}
+
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,
                        std::span<const SlotId> candidate, std::span<const SlotId> launcher) {
   if (!(test.after < test.before * (1 - test.min_gain))) return "gain below RANKMAP_MIN_GAIN";
   if (!test.check_dor) return "";
-  topology::RoutingSpec dor;
-  dor.kind = topology::RoutingKind::dor;
-  const auto model = topology::make_routing_model(alloc.grid(), dor);
-  const double dor_before = metrics::max_channel_load(graph, alloc, launcher, *model);
-  const double dor_after = metrics::max_channel_load(graph, alloc, candidate, *model);
-  // A relative margin, so that sums taken in another order do not count as a rise.
-  if (!(dor_after > dor_before * (1 + 1e-9))) return "";
+  const double dor_before = dor_max_channel_load(graph, alloc, launcher);
+  const double dor_after = dor_max_channel_load(graph, alloc, candidate);
+  if (!raises_load(dor_after, dor_before)) return "";
   char text[160];
   std::snprintf(text, sizeof text, "raises the MCL under dimension-ordered routing (%.4g -> %.4g; no routing named)",
                 dor_before, dor_after);

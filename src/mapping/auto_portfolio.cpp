@@ -8,6 +8,7 @@
 #include "objective_score.hpp"
 #include "portfolio.hpp"
 
+#include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/mapping/mapping.hpp>
 
 #include "core_algorithm_functions.hpp"
@@ -132,10 +133,33 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
   return out;
 }
 
-std::string describe(const std::vector<Candidate>& all, Objective objective) {
+/// Without a named routing, MCL assumes adaptive routing; a candidate that raises the MCL under
+/// dimension-ordered routing above the launcher's order's is refused, so that auto never trades a
+/// gain under the assumption for a loss on a machine that routes dimension by dimension. The
+/// launcher's order itself always passes.
+class DorHedge {
+ public:
+  DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
+      : graph_(graph), alloc_(alloc), active_(options.objective == Objective::mcl && !options.routing_stated) {
+    if (active_) launcher_load_ = dor_max_channel_load(graph, alloc, identity_mapping(graph.num_tasks()));
+  }
+  bool refuses(const Mapping& m) const {
+    return active_ && raises_load(dor_max_channel_load(graph_, alloc_, m), launcher_load_);
+  }
+
+ private:
+  const graph::CommGraph& graph_;
+  const topology::Allocation& alloc_;
+  bool active_;
+  double launcher_load_ = 0;
+};
+
+std::string describe(const std::vector<Candidate>& all, const std::vector<std::string>& refused, Objective objective) {
   std::ostringstream text;
   text << to_string(objective) << " of each start after refine:";
   for (const Candidate& c : all) text << (&c == &all.front() ? " " : ", ") << c.name << ' ' << c.score.objective;
+  if (!refused.empty()) text << "; refused for raising the MCL under dimension-ordered routing:";
+  for (const std::string& name : refused) text << ' ' << name;
   return text.str();
 }
 
@@ -155,6 +179,13 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   std::vector<Candidate> starts = build_starts(graph, alloc, options, members, deadline, timed);
   for (Candidate& c : starts) c.score = score(c.mapping);
   std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, score, deadline, attempts);
+  const DorHedge hedge(graph, alloc, options);
+  std::vector<std::string> refused;
+  std::erase_if(finished, [&](const Candidate& c) { return hedge.refuses(c.mapping) && (refused.push_back(c.name), true); });
+  if (finished.empty()) {
+    finished.push_back({"identity", identity_mapping(graph.num_tasks()), {}});
+    finished.back().score = score(finished.back().mapping);
+  }
   // Ties go to the launcher's order, then to the caller's mapping, then to the member listed first.
   const auto rank_of = [&](const Candidate& c) {
     if (c.name.rfind("identity", 0) == 0) return std::size_t{0};
@@ -167,10 +198,12 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     return rank_of(a) < rank_of(b);
   });
   // The best start continues alone; refine never returns anything worse than its input.
-  if (!timed || deadline.remaining_ms() > 0)
-    winner = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs, attempts,
-                     winner.name.ends_with("+refine") ? "" : "+refine");
-  if (options.choice) *options.choice = {winner.name, describe(finished, options.objective)};
+  if (!timed || deadline.remaining_ms() > 0) {
+    Candidate longer = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs,
+                               attempts, winner.name.ends_with("+refine") ? "" : "+refine");
+    if (!hedge.refuses(longer.mapping)) winner = std::move(longer);
+  }
+  if (options.choice) *options.choice = {winner.name, describe(finished, refused, options.objective)};
   return winner.mapping;
 }
 

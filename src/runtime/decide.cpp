@@ -86,6 +86,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     mapping::MapOptions options;
     options.objective = config.objective;
     options.routing = config.routing;
+    options.routing_stated = config.routing_stated;
     options.time_budget_ms = config.time_budget_ms;
     options.choice = &choice;
     candidate = mapping::run_chain(config.algorithm, mapping::core_algorithms(), graph, alloc, options);

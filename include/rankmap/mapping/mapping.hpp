@@ -33,6 +33,9 @@ struct Choice {
 struct MapOptions {
   Objective objective = Objective::mcl;
   topology::RoutingSpec routing;  ///< the routing model MCL is measured under
+  /// The user named `routing`. When not, and the objective is MCL, `auto` keeps no candidate that
+  /// raises the MCL under dimension-ordered routing above the launcher's order's (acceptance.hpp).
+  bool routing_stated = false;
   double time_budget_ms = 200;    ///< how long a search may run; fast algorithms ignore it
   std::uint64_t seed = 1;
   int threads = 1;
