@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <rankmap/launch/launcher_file.hpp>
-#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/topology/allocation_file.hpp>
 
 #include <iostream>
 #include <memory>
@@ -20,9 +20,10 @@ struct EmitOptions {
   std::string output;
 };
 
-/// The name of every node the mapping's tasks run on, in node order: --hosts, else the coordinate
-/// file's host names, else (SMPI only) the hosts of a SimGrid TORUS cluster. --hosts and the
-/// coordinate file name every node of `whole`; the mapping may use only its first nodes, `alloc`.
+/// The name of every node the mapping's tasks run on, in node order: --hosts, else the allocation
+/// file's host names, else (SMPI only) the hosts of a SimGrid cluster (TORUS, FAT_TREE or
+/// DRAGONFLY). --hosts and the allocation file name every node of `whole`; the mapping may use only
+/// its first nodes, `alloc`.
 std::vector<std::string> host_names(const EmitOptions& options, launch::LauncherFormat format,
                                     const topology::Allocation& whole, const topology::Allocation& alloc) {
   if (!launch::needs_host_names(format)) return {};
@@ -34,7 +35,7 @@ std::vector<std::string> host_names(const EmitOptions& options, launch::Launcher
                        std::to_string(whole.num_nodes()) +
                        " nodes of the allocation; give one per node, in node order");
   } else if (!options.job.alloc_file.empty()) {
-    for (const auto& node : topology::read_coordinate_file(options.job.alloc_file).nodes) hosts.push_back(node.host);
+    for (const auto& node : topology::read_allocation_file(options.job.alloc_file).nodes) hosts.push_back(node.host);
   } else if (format == launch::LauncherFormat::smpi_hostfile) {
     return launch::simgrid_host_names(alloc, options.prefix);
   } else {
@@ -70,8 +71,8 @@ void add_emit_command(CLI::App& app) {
   add_allocation_options(*command, options->job);
   command->add_option("--hosts", options->hosts,
                       "file with one host name per allocated node, in node order (default: the --alloc-file host "
-                      "names; for smpi-hostfile with --topology, SimGrid TORUS names)");
-  command->add_option("--prefix", options->prefix, "host name prefix of the SimGrid TORUS names (default n)");
+                      "names; for smpi-hostfile with --topology, the SimGrid cluster's names)");
+  command->add_option("--prefix", options->prefix, "host name prefix of the SimGrid cluster's names (default n)");
   command->add_option("-o,--output", options->output, "file to write (default: standard output)");
   command->callback([options] { emit(*options); });
 }

@@ -27,13 +27,14 @@ nlohmann::ordered_json evaluate_job(const EvalOptions& options) {
   const Job job = load_job(options.job);
   const mapping::Mapping slot_of = job.mapping ? job.mapping->slot_of : mapping::identity_mapping(job.graph.num_tasks());
   const metrics::Quality q = metrics::evaluate(job.graph, job.alloc, slot_of);
-  const auto model = topology::make_routing_model(job.alloc.grid(), routing);
+  const auto model = topology::make_routing_model(job.alloc.network(), routing);
 
   nlohmann::ordered_json out;
   out["tasks"] = job.graph.num_tasks();
   out["nodes"] = job.alloc.num_nodes();
   out["ppn"] = job.alloc.max_ppn();
-  out["grid"] = job.alloc.grid().to_string();
+  if (job.alloc.network().is_grid()) out["grid"] = job.alloc.grid().to_string();
+  else out["network"] = job.alloc.network().to_string();
   out["algorithm"] = job.mapping ? job.mapping->algorithm : "identity";
   if (job.mapping && job.mapping->objective) out["objective"] = *job.mapping->objective;
   out["routing"] = routing.to_string();
@@ -43,9 +44,13 @@ nlohmann::ordered_json evaluate_job(const EvalOptions& options) {
     out["mcl_phased"] = metrics::phased_max_channel_load(job.phases, job.alloc, slot_of, *model);
   }
   out["hop_bytes"] = q.hop_bytes;
-  out["mcl_dor"] = q.mcl_dor;
-  out["mcl_adaptive"] = q.mcl_adaptive;
-  out["mcl_adaptive_hop"] = q.mcl_adaptive_hop;
+  if (job.alloc.network().is_grid()) {
+    out["mcl_dor"] = q.mcl_dor;
+    out["mcl_adaptive"] = q.mcl_adaptive;
+    out["mcl_adaptive_hop"] = q.mcl_adaptive_hop;
+  } else {
+    for (const auto& [name, mcl] : q.mcl_by_routing) out["mcl_" + name] = mcl;
+  }
   out["dilation_avg"] = q.dilation.average;
   out["dilation_max"] = q.dilation.max;
   out["mcl_lower_bound"] = q.mcl_lower_bound;
@@ -82,7 +87,8 @@ void add_eval_command(CLI::App& app) {
   add_job_options(*eval, options->job, true);
   add_phases_option(*eval, options->job);
   eval->add_option("--routing", options->routing,
-                   "routing model of the `mcl` figure: adaptive (default), adaptive-hop, dor or dor:<order>");
+                   "routing model of the `mcl` figure: adaptive (default), adaptive-hop, dor or dor:<order> (grids), "
+                   "dmodk (fat-trees), minimal or valiant (dragonflies)");
   eval->add_flag("--json", options->json, "print one JSON object instead of text");
   eval->callback([options] {
     const auto result = evaluate_job(*options);

@@ -2,8 +2,8 @@
 #include "job_inputs.hpp"
 
 #include <rankmap/graph/graph_file.hpp>
-#include <rankmap/topology/coordinate_file.hpp>
-#include <rankmap/topology/grid.hpp>
+#include <rankmap/topology/allocation_file.hpp>
+#include <rankmap/topology/network.hpp>
 
 namespace rankmap::tools {
 
@@ -21,11 +21,11 @@ topology::Allocation load_allocation(const JobOptions& options) {
     throw InputError("give exactly one of --topology and --alloc-file");
   if (!options.topology.empty()) {
     if (options.ppn < 1) throw InputError("--ppn must be at least 1 with --topology");
-    return topology::Allocation::full(topology::Grid::parse(options.topology), options.ppn);
+    return topology::Allocation::full(topology::Network::parse(options.topology), options.ppn);
   }
   if (options.ppn < 0) throw InputError("--ppn must be at least 1");
   // Without --ppn every node line of the file must say slots=N.
-  return topology::allocation_of(topology::read_coordinate_file(options.alloc_file), options.ppn);
+  return topology::allocation_of(topology::read_allocation_file(options.alloc_file), options.ppn);
 }
 
 void add_job_options(CLI::App& command, JobOptions& options, bool with_mapping) {
@@ -49,11 +49,13 @@ void add_phases_option(CLI::App& command, JobOptions& options) {
 
 void add_allocation_options(CLI::App& command, JobOptions& options) {
   auto* topology = command.add_option("--topology", options.topology,
-                                      "the whole machine as the allocation, e.g. torus:4x4x4x4x2, mesh:8x8x16 or "
-                                      "grid:4x4x2:torus=110; slots in row-major node order");
+                                      "the whole machine as the allocation, e.g. torus:4x4x4x4x2, mesh:8x8x16, "
+                                      "grid:4x4x2:torus=110, fattree:2;4,4;1,2;1,2 or dragonfly:3,1;2,1;4,1;2; slots in "
+                                      "node order (row-major on a grid, SimGrid's host order otherwise)");
   auto* alloc = command.add_option("--alloc-file", options.alloc_file,
-                                   "coordinate file: a `grid ...` line, then one `node HOST C0 C1 ... [slots=N]` line per "
-                                   "allocated node, in slot order");
+                                   "allocation file: a coordinate file (a `grid ...` line, then one `node HOST C0 C1 ... "
+                                   "[slots=N]` line per allocated node) or, on a fat-tree or dragonfly, a `network SPEC` "
+                                   "line, then one `node HOST INDEX [slots=N]` line per node; nodes in slot order");
   topology->excludes(alloc);
   command.add_option("--ppn", options.ppn,
                      "processes per node (with --alloc-file: for node lines without slots=N)");

@@ -15,6 +15,7 @@ namespace {
 
 using topology::Direction;
 using topology::Grid;
+using topology::Network;
 
 constexpr double kSpacing = 30;    // pixels between neighbouring nodes
 constexpr double kOffset = 3.5;    // pixels between a link's two channel lines
@@ -63,16 +64,9 @@ std::string escape(std::string_view text) {
   return out;
 }
 
-std::string coords_text(const Grid& grid, NodeId node) {
-  const topology::Coords c = grid.coords_of(node);
-  std::string out = "(";
-  for (int d = 0; d < grid.ndims(); ++d) out += (d ? "," : "") + std::to_string(c[d]);
-  return out + ")";
-}
-
-std::string channel_text(const Grid& grid, ChannelId c, double load) {
-  return "hottest: " + coords_text(grid, grid.channel_source(c)) + " dim " + std::to_string(grid.channel_dim(c)) +
-         (grid.channel_direction(c) == Direction::plus ? "+" : "-") + ", load " + sci(load);
+/// On a grid "(x,y,z) dim d+" (Network::channel_name), on a fat-tree e.g. "up 3->17 #0".
+std::string channel_text(const Network& network, ChannelId c, double load) {
+  return "hottest: " + network.channel_name(c) + ", load " + sci(load);
 }
 
 /// How the planes of a grid of up to 3 dimensions are laid out.
@@ -206,10 +200,10 @@ struct Histogram {
   long max_count = 1;
 };
 
-Histogram histogram(const Grid& grid, std::span<const double> loads, double scale) {
+Histogram histogram(const Network& network, std::span<const double> loads, double scale) {
   Histogram h;
-  for (ChannelId c = 0; c < grid.num_channel_slots(); ++c) {
-    if (!grid.has_channel(c)) continue;
+  for (ChannelId c = 0; c < network.num_channel_slots(); ++c) {
+    if (!network.has_channel(c)) continue;
     const double load = loads[c];
     int bin = 0;
     if (load > 0) bin = 1 + std::min(kBins - 1, static_cast<int>(load / scale * kBins));
@@ -221,9 +215,9 @@ Histogram histogram(const Grid& grid, std::span<const double> loads, double scal
 
 constexpr double kHistW = 420, kHistH = 200;
 
-void draw_histogram(SvgWriter& svg, const Grid& grid, double ox, double oy, const LoadView& view, double scale,
+void draw_histogram(SvgWriter& svg, const Network& network, double ox, double oy, const LoadView& view, double scale,
                     long max_count) {
-  const Histogram h = histogram(grid, view.loads, scale);
+  const Histogram h = histogram(network, view.loads, scale);
   const double top = oy + kTitle, bottom = top + kHistH;
   const double bar = kHistW / (kBins + 2);
   svg.body << "<g class=\"histogram\">\n";
@@ -239,7 +233,7 @@ void draw_histogram(SvgWriter& svg, const Grid& grid, double ox, double oy, cons
   svg.text(ox + 2 * bar, bottom + 14, "load 0 .. " + sci(scale), " font-size=\"10\"");
   svg.text(ox + 2 * bar, top + 10, "tallest bar: " + std::to_string(max_count) + " channels",
            " font-size=\"10\"");
-  const ChannelId hot = hottest_channel(grid, view.loads);
+  const ChannelId hot = hottest_channel(network, view.loads);
   if (hot >= 0) {
     const double x = ox + 2 * bar + (kBins * bar) * (view.loads[hot] / scale);
     svg.line(x, top, x, bottom, "#000000", 2, channel_attrs(hot, true));
@@ -248,11 +242,11 @@ void draw_histogram(SvgWriter& svg, const Grid& grid, double ox, double oy, cons
   svg.body << "</g>\n";
 }
 
-void draw_title(SvgWriter& svg, const Grid& grid, double ox, double oy, const LoadView& view) {
+void draw_title(SvgWriter& svg, const Network& network, double ox, double oy, const LoadView& view) {
   svg.text(ox, oy + 16, view.title, " font-size=\"15\" font-weight=\"bold\"");
   svg.text(ox, oy + 32, view.caption, " font-size=\"12\"");
-  const ChannelId hot = hottest_channel(grid, view.loads);
-  svg.text(ox, oy + 47, hot >= 0 ? channel_text(grid, hot, view.loads[hot]) : "no load on any channel",
+  const ChannelId hot = hottest_channel(network, view.loads);
+  svg.text(ox, oy + 47, hot >= 0 ? channel_text(network, hot, view.loads[hot]) : "no load on any channel",
            " font-size=\"12\"");
 }
 
@@ -275,11 +269,11 @@ void draw_legend(SvgWriter& svg, double ox, double oy, double scale, bool planes
 
 }  // namespace
 
-ChannelId hottest_channel(const Grid& grid, std::span<const double> loads) {
+ChannelId hottest_channel(const Network& network, std::span<const double> loads) {
   ChannelId best = -1;
   double best_load = 0;
   for (ChannelId c = 0; c < static_cast<ChannelId>(loads.size()); ++c)
-    if (loads[c] > best_load && grid.has_channel(c)) {
+    if (loads[c] > best_load && network.has_channel(c)) {
       best = c;
       best_load = loads[c];
     }
@@ -298,38 +292,39 @@ std::string load_colour(double load, double scale_max) {
   return buf;
 }
 
-std::string render_loads_svg(const Grid& grid, std::span<const NodeId> allocated_nodes,
+std::string render_loads_svg(const Network& network, std::span<const NodeId> allocated_nodes,
                              std::span<const LoadView> views, std::string_view heading) {
   for (const LoadView& v : views)
-    if (static_cast<ChannelId>(v.loads.size()) != grid.num_channel_slots())
-      throw InputError("render: the loads of '" + v.title + "' do not match the grid " + grid.to_string());
+    if (static_cast<ChannelId>(v.loads.size()) != network.num_channel_slots())
+      throw InputError("render: the loads of '" + v.title + "' do not match the network " + network.to_string());
   double scale = 0;
   for (const LoadView& v : views) {
-    const ChannelId hot = hottest_channel(grid, v.loads);
+    const ChannelId hot = hottest_channel(network, v.loads);
     if (hot >= 0) scale = std::max(scale, v.loads[hot]);
   }
-  const bool planes = grid.ndims() <= 3;
+  const Grid* grid = network.grid_if();
+  const bool planes = grid && grid->ndims() <= 3;
   SvgWriter svg;
   double view_w = kHistW, view_h = kTitle + kHistH + 20;
   std::unordered_set<NodeId> allocated(allocated_nodes.begin(), allocated_nodes.end());
   std::optional<PlaneLayout> lay;
   if (planes) {
-    lay.emplace(grid);
+    lay.emplace(*grid);
     view_w = std::max(lay->block_w, 330.0);
     view_h = lay->block_h;
   }
   long max_count = 1;
   if (!planes)
-    for (const LoadView& v : views) max_count = std::max(max_count, histogram(grid, v.loads, scale).max_count);
+    for (const LoadView& v : views) max_count = std::max(max_count, histogram(network, v.loads, scale).max_count);
   const double top = kMargin + 24;
   for (std::size_t i = 0; i < views.size(); ++i) {
     const double ox = kMargin + static_cast<double>(i) * (view_w + 2 * kGap);
     svg.body << "<g class=\"view\">\n";
-    draw_title(svg, grid, ox, top, views[i]);
+    draw_title(svg, network, ox, top, views[i]);
     if (planes)
-      draw_planes(svg, grid, *lay, ox, top, allocated, views[i], scale);
+      draw_planes(svg, *grid, *lay, ox, top, allocated, views[i], scale);
     else
-      draw_histogram(svg, grid, ox, top, views[i], scale, max_count);
+      draw_histogram(svg, network, ox, top, views[i], scale, max_count);
     svg.body << "</g>\n";
   }
   const double n = static_cast<double>(std::max<std::size_t>(views.size(), 1));

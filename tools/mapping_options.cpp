@@ -33,8 +33,9 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
   command.add_option("--objective", options.objective, "mcl (default) or hopbytes");
   command
       .add_option("--routing", options.routing,
-                  "routing model MCL is measured under: adaptive, adaptive-hop, dor (default: adaptive, and auto and "
-                  "place also refuse mappings that raise the MCL under dor)")
+                  "routing model MCL is measured under: adaptive (default; every network), adaptive-hop, dor, "
+                  "dor:<order> (grids), dmodk (fat-trees), minimal, valiant (dragonflies). Unnamed on a grid, auto "
+                  "and place also refuse mappings that raise the MCL under dor")
       ->each([&options](const std::string&) { options.routing_stated = true; });
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");
@@ -69,7 +70,7 @@ ObjectiveMeter::ObjectiveMeter(const mapping::MapOptions& options, const graph::
       graph_(graph),
       alloc_(alloc),
       phases_(phases),
-      model_(topology::make_routing_model(alloc.grid(), options.routing)) {}
+      model_(topology::make_routing_model(alloc.network(), options.routing)) {}
 
 double ObjectiveMeter::operator()(std::span<const SlotId> slot_of) const {
   if (objective_ == mapping::Objective::hop_bytes) return metrics::hop_bytes(graph_, alloc_, slot_of);

@@ -9,7 +9,7 @@
 #include <rankmap/mapping/offline.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
-#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/topology/allocation_file.hpp>
 
 #include <charconv>
 #include <cstdio>
@@ -57,8 +57,8 @@ std::vector<graph::CommGraph> recorded_phases(const std::string& prefix, TaskId 
   }
 }
 
-/// --hosts, else PREFIX.hosts, else the coordinate file's names; one per node.
-std::vector<std::string> node_hosts(const PlaceCommand& o, const topology::CoordinateFile& coords) {
+/// --hosts, else PREFIX.hosts, else the allocation file's names; one per node.
+std::vector<std::string> node_hosts(const PlaceCommand& o, const topology::AllocationFile& coords) {
   const std::string recorded = o.profile + ".hosts";
   std::vector<std::string> hosts;
   if (!o.hosts.empty())
@@ -77,7 +77,7 @@ std::vector<std::string> node_hosts(const PlaceCommand& o, const topology::Coord
 Profile load_profile(const PlaceCommand& o) {
   Profile p;
   p.graph = graph::read_matrix_market(o.profile + ".mtx");
-  const topology::CoordinateFile coords = topology::read_coordinate_file(o.profile + ".coords");
+  const topology::AllocationFile coords = topology::read_allocation_file(o.profile + ".coords");
   p.alloc = topology::allocation_of(coords, 1);
   if (p.graph.num_tasks() != p.alloc.num_slots())
     throw InputError(o.profile + ".mtx: the profile has " + std::to_string(p.graph.num_tasks()) + " processes but " +
@@ -181,7 +181,7 @@ void run_place(const PlaceCommand& o) {
     mapping::write_mapping_file(o.mapping_output, file);
   }
 
-  const auto model = topology::make_routing_model(p.alloc.grid(), options.routing);
+  const auto model = topology::make_routing_model(p.alloc.network(), options.routing);
   std::printf("profile    %s (%d processes on %d nodes%s)\n", o.profile.c_str(), p.graph.num_tasks(),
               p.alloc.num_nodes(),
               p.phases.empty() ? "" : (", " + std::to_string(p.phases.size()) + " phases").c_str());
@@ -217,8 +217,8 @@ void add_place_command(CLI::App& app) {
   command->add_option("-o,--output", options->output, "launcher file to write")->required();
   command->add_option("--hosts", options->hosts,
                       "file with one host name per node, in node order (default PREFIX.hosts; for smpi-hostfile, "
-                      "SimGrid TORUS names)");
-  command->add_option("--prefix", options->prefix, "host name prefix of the SimGrid TORUS names (default n)");
+                      "the SimGrid cluster's names)");
+  command->add_option("--prefix", options->prefix, "host name prefix of the SimGrid cluster's names (default n)");
   command->add_option("--min-gain", options->min_gain,
                       "relative gain the mapping needs to replace the launcher's order (default RANKMAP_MIN_GAIN, "
                       "else 0.02)");

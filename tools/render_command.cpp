@@ -41,7 +41,7 @@ void render(const RenderOptions& options) {
     throw InputError("--mapping: give one mapping, or two to compare, not " + std::to_string(options.mappings.size()));
   const auto spec = topology::RoutingSpec::parse(options.routing);
   const Job job = load_job(options.job);
-  const auto model = topology::make_routing_model(job.alloc.grid(), spec);
+  const auto model = topology::make_routing_model(job.alloc.network(), spec);
   std::vector<LoadView> views;
   for (const std::string& path : options.mappings) {
     const mapping::MappingFile file = mapping::read_mapping_file(path);
@@ -54,9 +54,9 @@ void render(const RenderOptions& options) {
     views.push_back(std::move(view));
   }
   const std::string heading = "Channel loads of " + std::to_string(job.graph.num_tasks()) + " tasks on " +
-                              job.alloc.grid().to_string() + ", " + std::to_string(job.alloc.num_nodes()) +
+                              job.alloc.network().to_string() + ", " + std::to_string(job.alloc.num_nodes()) +
                               " nodes, routing " + spec.to_string();
-  const std::string svg = render_loads_svg(job.alloc.grid(), job.alloc.nodes(), views, heading);
+  const std::string svg = render_loads_svg(job.alloc.network(), job.alloc.nodes(), views, heading);
   std::ofstream out(options.output, std::ios::binary);
   out << svg;
   out.close();
@@ -71,7 +71,9 @@ void add_render_command(CLI::App& app) {
   add_job_options(*command, options->job, false);
   command->add_option("--mapping", options->mappings, "mapping file; give it twice to draw two side by side")
       ->required();
-  command->add_option("--routing", options->routing, "routing model: adaptive (default), adaptive-hop, dor, dor:<order>");
+  command->add_option("--routing", options->routing,
+                      "routing model: adaptive (default), adaptive-hop, dor, dor:<order> (grids), dmodk (fat-trees), "
+                      "minimal, valiant (dragonflies)");
   command->add_option("-o,--output", options->output, "the SVG file to write")->required();
   command->callback([options] { render(*options); });
 }

@@ -45,8 +45,8 @@ void check_inputs(LauncherFormat format, const topology::Allocation& alloc, std:
   if (needs_host_names(format) && static_cast<int>(hosts.size()) != alloc.num_nodes())
     throw InputError(std::string(format_name(format)) + " needs one host name per node: " +
                      std::to_string(hosts.size()) + " names for " + std::to_string(alloc.num_nodes()) + " nodes");
-  if (format == LauncherFormat::bgq_mapfile && alloc.grid().ndims() != kBgqDims)
-    throw InputError("bgq-mapfile needs a 5-dimensional grid (A B C D E), not " + alloc.grid().to_string());
+  if (format == LauncherFormat::bgq_mapfile && (!alloc.network().is_grid() || alloc.grid().ndims() != kBgqDims))
+    throw InputError("bgq-mapfile needs a 5-dimensional grid (A B C D E), not " + alloc.network().to_string());
 }
 
 }  // namespace
@@ -113,13 +113,18 @@ std::int64_t simgrid_torus_id(const topology::Grid& grid, NodeId node) {
 }
 
 std::vector<std::string> simgrid_host_names(const topology::Allocation& alloc, std::string_view prefix) {
+  std::vector<std::string> hosts;
+  hosts.reserve(static_cast<std::size_t>(alloc.num_nodes()));
+  if (!alloc.network().is_grid()) {
+    // FAT_TREE and DRAGONFLY clusters create their hosts in rankmap's node order (docs/networks.md).
+    for (const NodeId node : alloc.nodes()) hosts.push_back(std::string(prefix) + std::to_string(node));
+    return hosts;
+  }
   const topology::Grid& grid = alloc.grid();
   for (int d = 0; d < grid.ndims(); ++d)
     if (!grid.is_torus(d))
       throw InputError("SimGrid TORUS host names need a torus in every dimension, not " + grid.to_string() +
                        "; give the names with --hosts");
-  std::vector<std::string> hosts;
-  hosts.reserve(static_cast<std::size_t>(alloc.num_nodes()));
   for (const NodeId node : alloc.nodes())
     hosts.push_back(std::string(prefix) + std::to_string(simgrid_torus_id(grid, node)));
   return hosts;

@@ -140,7 +140,7 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), active_(options.objective == Objective::mcl && !options.routing_stated) {
+      : graph_(graph), alloc_(alloc), active_(options.objective == Objective::mcl && !options.routing_stated && alloc.network().is_grid()) {
     if (active_) launcher_load_ = dor_max_channel_load(graph, alloc, identity_mapping(graph.num_tasks()));
   }
   bool refuses(const Mapping& m) const {

@@ -12,6 +12,7 @@ namespace rankmap::mapping {
 // dimorder:ABC..T is the identity; on a partial allocation the order walks the same lattice and
 // skips what is not allocated. Without a parameter the default order ABC..T is used.
 Mapping map_dimorder(const graph::CommGraph&, const topology::Allocation& alloc, const MapOptions& options) {
+  topology::require_grid(alloc.network(), "dimorder");
   const int ndims = alloc.grid().ndims();
   const detail::DimensionOrder order = options.parameter.empty()
                                            ? detail::default_dimension_order(ndims)

@@ -71,6 +71,7 @@ std::vector<detail::DimensionOrder> candidate_orders(const detail::DimensionOrde
 // The default order is scored first; the others are skipped once the time budget is spent.
 Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocation& alloc,
                           const MapOptions& options) {
+  topology::require_grid(alloc.network(), "dimorder-best");
   const Deadline deadline(options.time_budget_ms);
   const long long limit = detail::count_parameter(options, "dimorder-best", kDefaultMaxCandidates);
   detail::DimensionOrder varying, fixed;

@@ -3,6 +3,7 @@
 #include <rankmap/mapping/mapping.hpp>
 
 #include "mahd_problem.hpp"
+#include "network_geometry.hpp"
 #include "objective_score.hpp"
 
 #include <algorithm>
@@ -16,10 +17,12 @@ namespace rankmap::mapping {
 namespace {
 
 /// The most central node first (so emahd is never worse than mahd), then the others along the
-/// Hilbert curve in bit-reversed (van der Corput) order, so that any prefix of the list is spread
-/// evenly over the allocation; at most `limit` nodes (0: all).
+/// Hilbert curve (off grids: in network node order, switch by switch) in bit-reversed (van der
+/// Corput) order, so that any prefix of the list is spread evenly over the allocation; at most
+/// `limit` nodes (0: all).
 std::vector<int> start_nodes(const topology::Allocation& alloc, int most_central, long long limit) {
-  const std::vector<int> curve = hilbert_node_order(alloc);
+  const std::vector<int> curve =
+      alloc.network().is_grid() ? hilbert_node_order(alloc) : detail::network_node_order(alloc);
   const std::size_t n = curve.size();
   int bits = 0;
   while ((std::size_t{1} << bits) < n) ++bits;

@@ -83,6 +83,7 @@ struct Best {
 
 Mapping map_grasp(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const long iterations = parse_iterations(options.parameter);
+  topology::require_grid(alloc.network(), "grasp");
   const grasp::QapProblem problem(graph, alloc);
   const Deadline deadline(options.time_budget_ms);
   const Deadline* limit = iterations ? nullptr : &deadline;

@@ -1,6 +1,8 @@
 // The greedy engine of mahd, emahd and gge: one run places every item, nearest to its target first.
 #include "greedy_embedding.hpp"
 
+#include "network_geometry.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <limits>
@@ -100,7 +102,7 @@ class GreedyRun {
 
   const GreedyPlacer& placer_;
   const graph::CommGraph& graph_;
-  const topology::Grid& grid_;
+  const topology::Grid* grid_;  ///< nullptr off grids, where levels_ searches instead of cost_ and rings
   std::vector<int> node_of_item_;
   std::vector<int> free_;
   std::vector<int> open_, open_pos_;  ///< nodes that can still take an item, and where each sits in open_
@@ -117,12 +119,18 @@ class GreedyRun {
   std::vector<int> anchor_index_;  ///< per node: its entry in anchors_, or -1
   std::vector<int> touched_;
   std::vector<Anchor> anchors_;
-  AnchorCost cost_;
+  std::optional<AnchorCost> cost_;
+  LevelSearch levels_;
   std::vector<std::pair<double, TaskId>> by_weight_;
 };
 
 GreedyRun::GreedyRun(const GreedyPlacer& placer, GreedyVariant variant)
-    : placer_(placer), graph_(*placer.problem_.graph), grid_(placer.alloc_.grid()), variant_(variant), cost_(grid_) {
+    : placer_(placer),
+      graph_(*placer.problem_.graph),
+      grid_(placer.alloc_.network().grid_if()),
+      variant_(variant),
+      levels_(placer.alloc_, placer.lookup_) {
+  if (grid_) cost_.emplace(*grid_);
   const TaskId n = graph_.num_tasks();
   const int nodes = placer.alloc_.num_nodes();
   node_of_item_.assign(static_cast<std::size_t>(n), -1);
@@ -184,10 +192,10 @@ int GreedyRun::choose_node(TaskId item, int start_node) {
   if (start_node != -2) {
     const int s = start_node >= 0 ? start_node : placer_.most_central_;
     if (fits(s, item)) return s;
-    anchors_.push_back({placer_.coords_[s], 1.0});
+    anchors_.push_back({placer_.coords_[s], 1.0, s});
   } else {
     gather_anchors(item);
-    if (anchors_.empty()) anchors_.push_back({placer_.coords_[last_node_], 1.0});  // a new component
+    if (anchors_.empty()) anchors_.push_back({placer_.coords_[last_node_], 1.0, last_node_});  // a new component
   }
   return search(item);
 }
@@ -195,7 +203,7 @@ int GreedyRun::choose_node(TaskId item, int start_node) {
 void GreedyRun::gather_anchors(TaskId item) {
   if (placer_.target_ == Target::last_placed_neighbour) {
     const TaskId x = last_neighbour_[item];
-    if (x >= 0) anchors_.push_back({placer_.coords_[node_of_item_[x]], 1.0});
+    if (x >= 0) anchors_.push_back({placer_.coords_[node_of_item_[x]], 1.0, node_of_item_[x]});
     return;
   }
   const auto targets = graph_.out_neighbors(item);
@@ -207,7 +215,7 @@ void GreedyRun::gather_anchors(TaskId item) {
     int& index = anchor_index_[node];
     if (index < 0) {
       index = static_cast<int>(anchors_.size());
-      anchors_.push_back({placer_.coords_[node], 0.0});
+      anchors_.push_back({placer_.coords_[node], 0.0, node});
       touched_.push_back(node);
     }
     anchors_[index].weight += weights[k];
@@ -220,25 +228,32 @@ void GreedyRun::gather_anchors(TaskId item) {
 }
 
 int GreedyRun::search(TaskId item) {
-  cost_.reset(anchors_);
-  const topology::Coords center = cost_.center();
+  if (!grid_) {
+    const int node = levels_.best(anchors_, [&](int n) { return fits(n, item); }, open_);
+    if (node < 0) throw std::logic_error("greedy placement: no node left for an item");
+    return node;
+  }
+  AnchorCost& anchor_cost = *cost_;
+  anchor_cost.reset(anchors_);
+  const topology::Coords center = anchor_cost.center();
   std::optional<RingWalker> walker;  // for rings beyond the cached ones
   const std::size_t visit_limit = 2 * open_.size() + 64;
   std::size_t visited = 0;
   double best = std::numeric_limits<double>::infinity();
   int best_node = -1;
-  for (int r = 0; r <= grid_.diameter(); ++r) {
-    if (best_node >= 0 && cost_.total_weight() * r - cost_.center_cost() >= best) break;
+  const RingOffsets& rings = *placer_.rings_;
+  for (int r = 0; r <= grid_->diameter(); ++r) {
+    if (best_node >= 0 && anchor_cost.total_weight() * r - anchor_cost.center_cost() >= best) break;
     const auto visit = [&](NodeId g, const topology::Coords& c) {
       if (++visited > visit_limit) return false;
       const int node = placer_.lookup_(g);
       if (node < 0 || !fits(node, item)) return true;
-      const double cost = cost_(c);
+      const double cost = anchor_cost(c);
       if (cost < best) best = cost, best_node = node;
       return true;
     };
-    if (r >= placer_.rings_.radii() && !walker) walker.emplace(grid_, center);
-    const bool finished = r < placer_.rings_.radii() ? placer_.rings_.walk(center, r, visit) : walker->walk(r, visit);
+    if (r >= rings.radii() && !walker) walker.emplace(*grid_, center);
+    const bool finished = r < rings.radii() ? rings.walk(center, r, visit) : walker->walk(r, visit);
     if (!finished) return scan_open(item, center);
   }
   return best_node >= 0 ? best_node : scan_open(item, center);
@@ -249,9 +264,9 @@ int GreedyRun::scan_open(TaskId item, const topology::Coords& center) {
   int best_hops = 0, best_node = -1;
   for (int node : open_) {
     if (!fits(node, item)) continue;
-    const double cost = cost_(placer_.coords_[node]);
+    const double cost = (*cost_)(placer_.coords_[node]);
     if (cost > best) continue;
-    const int h = hops_between(grid_, placer_.coords_[node], center);
+    const int h = hops_between(*grid_, placer_.coords_[node], center);
     if (cost < best || h < best_hops || (h == best_hops && node < best_node))
       best = cost, best_hops = h, best_node = node;
   }
@@ -299,12 +314,14 @@ GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem p
       problem_(std::move(problem)),
       next_(next),
       target_(target),
-      lookup_(alloc),
-      rings_(alloc.grid(), 2 * static_cast<std::size_t>(alloc.num_nodes()) + 1024) {
+      lookup_(alloc) {
   check_feasible(problem_);
   const graph::CommGraph& g = *problem_.graph;
   coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));
-  for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = alloc.grid().coords_of(alloc.node(i));
+  if (const topology::Grid* grid = alloc.network().grid_if()) {
+    rings_.emplace(*grid, 2 * static_cast<std::size_t>(alloc.num_nodes()) + 1024);
+    for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = grid->coords_of(alloc.node(i));
+  }
   total_weight_.assign(static_cast<std::size_t>(g.num_tasks()), 0.0);
   items_by_weight_.resize(static_cast<std::size_t>(g.num_tasks()));
   for (TaskId t = 0; t < g.num_tasks(); ++t) {

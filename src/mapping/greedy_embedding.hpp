@@ -5,6 +5,7 @@
 
 #include "grid_search.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace rankmap::mapping::detail {
@@ -47,8 +48,8 @@ enum class Target {
 /// growing hop distance around the weighted centre of the target, which stops as soon as no
 /// farther node can be better (a node r hops from the centre c costs at least W*r - cost(c));
 /// when the rings would visit more grid points than there are open nodes, the open nodes are
-/// scanned instead. Components of the graph follow each other, each starting next to the last
-/// placed node.
+/// scanned instead. Off grids the search goes group by group instead of ring by ring (LevelSearch).
+/// Components of the graph follow each other, each starting next to the last placed node.
 class GreedyPlacer {
  public:
   GreedyPlacer(const topology::Allocation& alloc, PlacementProblem problem, NextItem next, Target target);
@@ -68,8 +69,9 @@ class GreedyPlacer {
   NextItem next_;
   Target target_;
   NodeLookup lookup_;
-  RingOffsets rings_;  ///< as many rings as a search visits before it scans the open nodes instead
-  std::vector<topology::Coords> coords_;  ///< of every dense node
+  /// On a grid: as many rings as a search visits before it scans the open nodes instead.
+  std::optional<RingOffsets> rings_;
+  std::vector<topology::Coords> coords_;  ///< of every dense node (on a grid; zeros otherwise)
   std::vector<double> total_weight_;      ///< bytes of each item
   std::vector<TaskId> items_by_weight_;   ///< component starts: most bytes, then most neighbours first
   TaskId central_first_ = 0;  ///< GreedyVariant::from_centre's first item

@@ -100,6 +100,7 @@ double AnchorCost::operator()(const topology::Coords& x) const {
 }
 
 std::vector<double> total_hops_to_all(const topology::Allocation& alloc) {
+  if (!alloc.network().is_grid()) return alloc.network().hops_to_all(alloc.nodes());
   const topology::Grid& grid = alloc.grid();
   std::vector<double> total(static_cast<std::size_t>(alloc.num_nodes()), 0.0);
   std::vector<double> cost, count, sum;
@@ -114,7 +115,7 @@ std::vector<double> total_hops_to_all(const topology::Allocation& alloc) {
 
 NodeLookup::NodeLookup(const topology::Allocation& alloc) {
   // A table costs 4 bytes per grid node; use it unless the allocation is a small part of a big grid.
-  const NodeId grid_nodes = alloc.grid().num_nodes();
+  const NodeId grid_nodes = alloc.network().num_nodes();
   if (grid_nodes <= (NodeId{1} << 20) || grid_nodes <= 16 * static_cast<NodeId>(alloc.num_nodes())) {
     table_.assign(static_cast<std::size_t>(grid_nodes), -1);
     for (int i = 0; i < alloc.num_nodes(); ++i) table_[static_cast<std::size_t>(alloc.node(i))] = i;

@@ -17,6 +17,7 @@ namespace rankmap::mapping::detail {
 struct Anchor {
   topology::Coords coords;
   double weight;
+  int node = -1;  ///< the dense index of that node (what the search off grids uses)
 };
 
 /// Distance between coordinates a and b along dimension d (both in range, so no modulo).
@@ -66,6 +67,7 @@ class AnchorCost {
 
 /// For every allocated node (dense index), the sum of its hop distances to all allocated nodes.
 /// Per dimension the sums are prefix sums over a histogram: O(nodes * dims + sum of extents).
+/// Off grids: Network::hops_to_all.
 std::vector<double> total_hops_to_all(const topology::Allocation& alloc);
 
 /// Dense node index of a grid node, or -1: a table when the grid is small, a hash map otherwise.

@@ -116,6 +116,7 @@ std::vector<int> sort_by_curve(const Allocation& alloc, const CurveFrame& frame)
 }  // namespace
 
 std::vector<int> hilbert_node_order(const Allocation& alloc) {
+  topology::require_grid(alloc.network(), "hilbert");
   const CurveFrame frame = curve_frame(alloc);
   if (frame.ndims == 0) return std::vector<int>(static_cast<std::size_t>(alloc.num_nodes()), 0);
   if (frame.ndims * frame.bits <= 64) return sort_by_curve<std::uint64_t>(alloc, frame);

@@ -16,6 +16,7 @@ namespace rankmap::mapping {
 // talk to each other lands on a stretch of the Hilbert curve. O(E log deg + P log P).
 Mapping map_rcm(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   if (!options.parameter.empty()) throw InputError("rcm: takes no parameter, not '" + options.parameter + "'");
+  topology::require_grid(alloc.network(), "rcm");
   const graph::CommGraph sym = graph.symmetrized();
   std::vector<std::pair<TaskId, TaskId>> edges;
   edges.reserve(static_cast<std::size_t>(sym.num_edges()));

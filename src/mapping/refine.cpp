@@ -54,10 +54,11 @@ class AttemptBudget {
 };
 
 /// One sweep over every task a and every partner on the node of one of a's neighbours or one
-/// hop from it (the moves SwapPicker::partner makes seven times in eight). Returns the swaps
-/// kept, or -1 if the budget ran out first.
-long long sweep_near_moves(detail::SwapState& state, const topology::Allocation& alloc, AttemptBudget& budget) {
-  const topology::Grid& grid = alloc.grid();
+/// hop from it (off grids: near it, `near`), the moves SwapPicker::partner makes seven times in
+/// eight. Returns the swaps kept, or -1 if the budget ran out first.
+long long sweep_near_moves(detail::SwapState& state, const topology::Allocation& alloc, const detail::NearNodes* near,
+                           AttemptBudget& budget) {
+  const topology::Grid* grid = alloc.network().grid_if();
   std::vector<int> stamp(static_cast<std::size_t>(alloc.num_nodes()), -1);
   std::vector<int> nodes;
   long long kept = 0;
@@ -69,9 +70,13 @@ long long sweep_near_moves(detail::SwapState& state, const topology::Allocation&
     state.for_each_neighbour(a, [&](TaskId x) {
       const int node = state.node_of(x);
       add(node);
-      for (int d = 0; d < grid.ndims(); ++d)
+      if (near) {
+        for (int n : near->of(node)) add(n);
+        return;
+      }
+      for (int d = 0; d < grid->ndims(); ++d)
         for (topology::Direction dir : {topology::Direction::plus, topology::Direction::minus}) {
-          const NodeId next = grid.neighbor(alloc.node(node), d, dir);
+          const NodeId next = grid->neighbor(alloc.node(node), d, dir);
           if (next >= 0) add(state.node_lookup()(next));
         }
     });
@@ -95,7 +100,7 @@ bool run_phase(detail::SwapState& state, const topology::Allocation& alloc, deta
   const long long stale_limit = std::max<long long>(kMinStaleAttempts, 2LL * alloc.num_slots());
   for (long long stale = 0; !budget.spent();) {
     if (stale >= stale_limit) {
-      const long long kept = sweep_near_moves(state, alloc, budget);
+      const long long kept = sweep_near_moves(state, alloc, pick.near_nodes(), budget);
       if (kept < 0) return false;
       ++report.sweeps;
       report.kept += kept;

@@ -305,6 +305,7 @@ std::vector<int> matching_dimensions(const std::vector<int>& shape, const std::v
 
 Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
   if (!options.parameter.empty()) throw InputError("split: takes no parameter, got '" + options.parameter + "'");
+  topology::require_grid(alloc.network(), "split");
   const NodeGeometry geometry(alloc);
   const TaskId n = graph.num_tasks();
   const std::vector<int> spreads = allocation_spreads(alloc);

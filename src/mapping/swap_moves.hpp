@@ -3,8 +3,10 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include "network_geometry.hpp"
 #include "swap_state.hpp"
 
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -23,12 +25,18 @@ inline Mapping starting_mapping(const graph::CommGraph& graph, const MapOptions&
 }
 
 /// Picks swap candidates: the first task mostly among those loading the hottest channel (under
-/// MCL), the partner on or next to the node of one of the first task's neighbours, one time in
-/// eight anywhere (on fragmented allocations 1/8 beat 1/2 and 0 for the same number of attempts).
+/// MCL), the partner on or next to the node of one of the first task's neighbours (off grids: on a
+/// node of its NearNodes group), one time in eight anywhere (on fragmented allocations 1/8 beat
+/// 1/2 and 0 for the same number of attempts).
 class SwapPicker {
  public:
   SwapPicker(SwapState& state, const topology::Allocation& alloc, std::uint64_t seed)
-      : state_(state), alloc_(alloc), rng_(seed) {}
+      : state_(state), alloc_(alloc), rng_(seed) {
+    if (!alloc.network().is_grid()) near_.emplace(alloc);
+  }
+
+  /// Off grids, the nodes near each node; nullptr on a grid.
+  const NearNodes* near_nodes() const noexcept { return near_ ? &*near_ : nullptr; }
 
   /// -1 when the objective is already 0. `hot`: mostly among the tasks loading the hottest channel.
   TaskId first(bool hot) {
@@ -44,12 +52,17 @@ class SwapPicker {
     const TaskId near = state_.some_neighbour(a, [&](std::size_t degree) { return rng_() % degree; });
     if (near < 0) return random_task();
     int node = state_.node_of(near);
-    const topology::Grid& grid = alloc_.grid();
     if (rng_() % 2 == 0) {
-      const NodeId next = grid.neighbor(alloc_.node(node), static_cast<int>(rng_() % grid.ndims()),
-                                        rng_() % 2 ? topology::Direction::plus : topology::Direction::minus);
-      const int i = next >= 0 ? state_.node_lookup()(next) : -1;
-      if (i >= 0) node = i;
+      if (near_) {
+        const auto around = near_->of(node);
+        node = around[rng_() % around.size()];
+      } else {
+        const topology::Grid& grid = alloc_.grid();
+        const NodeId next = grid.neighbor(alloc_.node(node), static_cast<int>(rng_() % grid.ndims()),
+                                          rng_() % 2 ? topology::Direction::plus : topology::Direction::minus);
+        const int i = next >= 0 ? state_.node_lookup()(next) : -1;
+        if (i >= 0) node = i;
+      }
     }
     const auto slots = alloc_.slots_of_node(node);
     return state_.task_at(slots[rng_() % slots.size()]);
@@ -61,6 +74,7 @@ class SwapPicker {
   SwapState& state_;
   const topology::Allocation& alloc_;
   std::mt19937_64 rng_;
+  std::optional<NearNodes> near_;
 };
 
 }  // namespace rankmap::mapping::detail

@@ -103,19 +103,19 @@ InEdges::InEdges(const graph::CommGraph& graph) {
 
 SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
                      Mapping initial, const Deadline& deadline)
-    : graph_(graph), alloc_(alloc), lookup_(alloc), in_(graph), slot_of_(std::move(initial)) {
+    : graph_(graph), alloc_(alloc), lookup_(alloc), hops_(alloc), in_(graph), slot_of_(std::move(initial)) {
   task_of_slot_ = inverse(slot_of_);
   node_.resize(slot_of_.size());
   for (std::size_t t = 0; t < slot_of_.size(); ++t) node_[t] = alloc.node_index_of_slot(slot_of_[t]);
-  coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));
-  for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = alloc.grid().coords_of(alloc.node(i));
+  if (const topology::Grid* grid = alloc.network().grid_if())
+    for (int i = 0; i < alloc.num_nodes(); ++i) coords_.push_back(grid->coords_of(alloc.node(i)));
   is_hot_.assign(slot_of_.size(), 0);
   const auto start = std::chrono::steady_clock::now();
   if (options.objective == Objective::hop_bytes) {
     hop_bytes_ = initial_objective_ = metrics::hop_bytes(graph, alloc, slot_of_);
     ready_ = true;
   } else {
-    routing_ = topology::make_routing_model(alloc.grid(), options.routing);
+    routing_ = topology::make_routing_model(alloc.network(), options.routing);
     hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
     if (options.phases.empty()) phases_.emplace_back(&graph, &in_);
     phase_in_.reserve(options.phases.size());
@@ -131,7 +131,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
 // The same sums in the same order as metrics::channel_loads, so that initial_objective() and
 // exact_objective() are computed alike, but with a look at the clock every 1024 flows.
 void SwapState::initial_loads(const Deadline& deadline) {
-  channels_ = alloc_.grid().num_channel_slots();
+  channels_ = alloc_.network().num_channel_slots();
   initial_objective_ = 0;
   double bytes = 0;
   for (const Phase& phase : phases_) bytes += phase.graph->total_weight();
@@ -193,15 +193,13 @@ double SwapState::exact_objective() const {
 bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a, b) : try_swap_hop_bytes(a, b); }
 
 double SwapState::hop_bytes_change(TaskId a, TaskId b) const {
-  const topology::Grid& grid = alloc_.grid();
   const int na = node_[a], nb = node_[b];
   double delta = 0;
   // Edges between a and b keep their length; every other edge of a or b changes one end.
   const auto moved = [&](TaskId t, TaskId other, int from, int to) {
     const auto change = [&](TaskId x, double w) {
       if (x == other || x == t) return;
-      const topology::Coords& c = coords_[node_[x]];
-      delta += w * (hops_between(grid, coords_[to], c) - hops_between(grid, coords_[from], c));
+      delta += w * (hops_(to, node_[x]) - hops_(from, node_[x]));
     };
     const auto targets = graph_.out_neighbors(t);
     const auto weights = graph_.out_weights(t);
@@ -394,15 +392,14 @@ void SwapState::set_load(ChannelId phased, double value) {
 }
 
 bool SwapState::add_flow(int p, int src, int dst, double bytes, double ceiling) {
-  const topology::Grid& grid = alloc_.grid();
   const MaxTree& loads = *phases_[p].loads;
   bool fits = true;
   shares_.clear();
-  routing_->route(alloc_.node(src), alloc_.node(dst), shares_);
+  routing_->route_loads(alloc_.node(src), alloc_.node(dst), shares_);
   for (const topology::ChannelShare& s : shares_) {
     const ChannelId c = phased_channel(static_cast<std::size_t>(p), s.channel);
     if (!marked_[c]) marked_[c] = 1, touched_.push_back(c);
-    delta_[c] += bytes * s.fraction / grid.capacity(grid.channel_dim(s.channel));
+    delta_[c] += bytes * s.fraction;
     if (bytes > 0 && loads.value(static_cast<std::size_t>(s.channel)) + delta_[c] > ceiling) fits = false;
   }
   return fits;
@@ -431,6 +428,7 @@ void SwapState::find_hot_tasks(Phase& phase) {
   phase.hot_channel = c;
   phase.hot.clear();
   if (phase.loads->max() <= 0) return;
+  if (!alloc_.network().is_grid()) return find_hot_tasks_off_grid(phase);
   const topology::Grid& grid = alloc_.grid();
   const topology::Coords u = grid.coords_of(grid.channel_source(c));
   const int d = grid.channel_dim(c);

@@ -5,6 +5,7 @@
 #include <rankmap/mapping/mapping.hpp>
 
 #include "grid_search.hpp"
+#include "network_geometry.hpp"
 
 #include <memory>
 #include <vector>
@@ -161,10 +162,13 @@ class SwapState {
   void clear_delta();
   void swap(TaskId a, TaskId b);
   void find_hot_tasks(Phase& phase);
+  /// find_hot_tasks() on a fat-tree or dragonfly (swap_state_network.cpp).
+  void find_hot_tasks_off_grid(Phase& phase);
 
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   NodeLookup lookup_;
+  DenseHops hops_;
   InEdges in_;
   std::vector<InEdges> phase_in_;  ///< of options.phases
   std::vector<Phase> phases_;      ///< under MCL
@@ -177,7 +181,7 @@ class SwapState {
   Mapping slot_of_;
   std::vector<TaskId> task_of_slot_;
   std::vector<int> node_;
-  std::vector<topology::Coords> coords_;  ///< of each dense node
+  std::vector<topology::Coords> coords_;  ///< of each dense node, on a grid
   double initial_objective_ = 0;
   double hop_bytes_ = 0;
   double sum_penalty_ = 0;

@@ -6,7 +6,7 @@
 namespace rankmap::metrics {
 
 std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing) {
-  std::vector<double> loads(static_cast<std::size_t>(routing.grid().num_channel_slots()), 0.0);
+  std::vector<double> loads(static_cast<std::size_t>(routing.network().num_channel_slots()), 0.0);
   for (const NodeFlow& f : flows) routing.add_flow(f.src, f.dst, f.bytes, loads);
   return loads;
 }

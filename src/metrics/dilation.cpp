@@ -6,7 +6,7 @@
 namespace rankmap::metrics {
 
 Dilation dilation(const graph::CommGraph& graph, const topology::Allocation& alloc, std::span<const SlotId> slot_of) {
-  const topology::Grid& grid = alloc.grid();
+  const topology::Network& network = alloc.network();
   Dilation result;
   double weighted = 0;
   for (TaskId t = 0; t < graph.num_tasks(); ++t) {
@@ -14,7 +14,7 @@ Dilation dilation(const graph::CommGraph& graph, const topology::Allocation& all
     const auto targets = graph.out_neighbors(t);
     const auto weights = graph.out_weights(t);
     for (std::size_t k = 0; k < targets.size(); ++k) {
-      const int h = grid.hops(a, alloc.node_of_slot(slot_of[targets[k]]));
+      const int h = network.hops(a, alloc.node_of_slot(slot_of[targets[k]]));
       weighted += weights[k] * h;
       result.max = std::max(result.max, h);
     }

@@ -45,14 +45,16 @@ ForcedBytes forced_bytes(const graph::CommGraph& g, int keep) {
 }  // namespace
 
 double mcl_lower_bound(const graph::CommGraph& graph, const topology::Allocation& alloc) {
-  const topology::Grid& grid = alloc.grid();
-  const double total_capacity = grid.total_capacity();
-  const double node_capacity = grid.max_node_capacity();
+  const topology::Network& network = alloc.network();
+  const double total_capacity = network.total_capacity();
+  const double node_capacity = network.max_node_capacity();
   if (total_capacity <= 0 || node_capacity <= 0) return 0;
   const int keep = alloc.max_ppn() - 1;
   const ForcedBytes out = forced_bytes(graph, keep);
   const ForcedBytes in = forced_bytes(graph.transposed(), keep);
-  const double spread = std::max(out.total, in.total) / total_capacity;
+  // Every byte that leaves its node crosses at least min_hops() channels (1 on a grid; 2, up to a
+  // switch and down again, on a fat-tree or dragonfly).
+  const double spread = std::max(out.total, in.total) * network.min_hops() / total_capacity;
   const double squeeze = std::max(out.one_task, in.one_task) / node_capacity;
   return std::max(spread, squeeze);
 }

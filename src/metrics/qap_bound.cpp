@@ -12,12 +12,12 @@ namespace {
 
 /// slots_at[n][h]: how many slots other than one slot of node n lie h hops away from n.
 std::vector<std::vector<int>> distance_histograms(const topology::Allocation& alloc) {
-  const topology::Grid& grid = alloc.grid();
+  const topology::Network& network = alloc.network();
   const int n = alloc.num_nodes();
-  std::vector<std::vector<int>> slots_at(n, std::vector<int>(grid.diameter() + 1, 0));
+  std::vector<std::vector<int>> slots_at(n, std::vector<int>(network.diameter() + 1, 0));
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b)
-      slots_at[a][grid.hops(alloc.node(a), alloc.node(b))] += static_cast<int>(alloc.slots_of_node(b).size());
+      slots_at[a][network.hops(alloc.node(a), alloc.node(b))] += static_cast<int>(alloc.slots_of_node(b).size());
     --slots_at[a][0];
   }
   return slots_at;

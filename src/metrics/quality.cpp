@@ -9,15 +9,18 @@ namespace rankmap::metrics {
 Quality evaluate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::span<const SlotId> slot_of) {
   check_mapping(graph, alloc, slot_of);
   const auto flows = node_flows(graph, alloc, slot_of);
-  const topology::Grid& grid = alloc.grid();
-  auto mcl_under = [&](topology::RoutingKind kind) {
-    return max_channel_load(channel_loads(flows, *topology::make_routing_model(grid, topology::RoutingSpec{kind, {}})));
-  };
   Quality q;
   q.hop_bytes = hop_bytes(graph, alloc, slot_of);
-  q.mcl_dor = mcl_under(topology::RoutingKind::dor);
-  q.mcl_adaptive = mcl_under(topology::RoutingKind::adaptive);
-  q.mcl_adaptive_hop = mcl_under(topology::RoutingKind::adaptive_hop);
+  for (const std::string& name : alloc.network().routing_names()) {
+    const double mcl = max_channel_load(channel_loads(flows, *topology::make_routing_model(alloc.network(), name)));
+    q.mcl_by_routing.emplace_back(name, mcl);
+    if (alloc.network().is_grid()) {
+      const topology::RoutingKind kind = topology::RoutingSpec::parse(name).kind;
+      (kind == topology::RoutingKind::dor ? q.mcl_dor
+       : kind == topology::RoutingKind::adaptive ? q.mcl_adaptive
+                                                 : q.mcl_adaptive_hop) = mcl;
+    }
+  }
   q.dilation = dilation(graph, alloc, slot_of);
   q.mcl_lower_bound = mcl_lower_bound(graph, alloc);
   return q;

@@ -1,4 +1,4 @@
-// scotch: Scotch's static mapping of the symmetrized graph onto the allocation's part of the grid.
+// scotch: Scotch's static mapping of the symmetrized graph onto the allocation's part of the network.
 #include "mapping/greedy_embedding.hpp"
 #include "mapping/slot_layout.hpp"
 
@@ -155,9 +155,28 @@ GraphArrays grid_graph(const Grid& grid) {
   return g;
 }
 
+/// A fat-tree or dragonfly as Scotch's tree-leaf architecture (SCOTCH_archTleaf): one level per level
+/// of node groups with more than one subgroup, from the top, so that Scotch numbers the leaves as the
+/// network numbers its nodes. The cost of a level is the mean hop count from node 0 to the nodes whose
+/// lowest common group with it is at that level (on a fat-tree exactly twice the switch level; at
+/// most 4,096 of those nodes are sampled).
+void tree_leaf_architecture(const topology::Network& network, SCOTCH_Arch* arch) {
+  std::vector<SCOTCH_Num> sizes, costs;
+  for (int level = network.num_levels(); level > 0; --level) {
+    const NodeId size = network.level_size(level), below = network.level_size(level - 1);
+    if (size == below) continue;
+    const NodeId step = std::max<NodeId>(1, (size - below) / 4096);  // a sample on large networks
+    double hops = 0, pairs = 0;
+    for (NodeId y = below; y < size; y += step) hops += network.hops(0, y), pairs += 1;
+    sizes.push_back(to_num(size / below, "subgroups"));
+    costs.push_back(std::max<SCOTCH_Num>(1, static_cast<SCOTCH_Num>(std::lround(hops / pairs))));
+  }
+  check(SCOTCH_archTleaf(arch, static_cast<SCOTCH_Num>(sizes.size()), sizes.data(), costs.data()), "SCOTCH_archTleaf");
+}
+
 /// The allocation as a Scotch target architecture.
 ///
-/// Built-in torus and mesh architectures number terminals with dimension 0 fastest, so rankmap's
+/// A fat-tree or dragonfly is a tree-leaf architecture (tree_leaf_architecture). Built-in torus and mesh architectures number terminals with dimension 0 fastest, so rankmap's
 /// dimensions are passed in reverse and a terminal number is rankmap's node id (dimensions of
 /// extent 1 change no id and are left out). Scotch's torus takes at most 5 dimensions, and in
 /// Scotch 7.0 its mesh of arbitrary dimension (SCOTCH_archMeshX) measures distances as on a torus,
@@ -169,7 +188,6 @@ GraphArrays grid_graph(const Grid& grid) {
 class Target {
  public:
   explicit Target(const Allocation& alloc) : dense_of_part_(alloc.num_nodes()), part_of_dense_(alloc.num_nodes()) {
-    const Grid& grid = alloc.grid();
     std::iota(dense_of_part_.begin(), dense_of_part_.end(), 0);
     std::sort(dense_of_part_.begin(), dense_of_part_.end(), [&](int a, int b) { return alloc.node(a) < alloc.node(b); });
     std::vector<SCOTCH_Num> nodes(alloc.num_nodes());
@@ -177,6 +195,13 @@ class Target {
       part_of_dense_[dense_of_part_[k]] = k;
       nodes[k] = to_num(alloc.node(dense_of_part_[k]), "grid nodes");
     }
+    const auto count = static_cast<SCOTCH_Num>(nodes.size());
+    if (!alloc.network().is_grid()) {
+      tree_leaf_architecture(alloc.network(), whole_.get());
+      check(SCOTCH_archSub(sub_.get(), whole_.get(), count, nodes.data()), "SCOTCH_archSub");
+      return;
+    }
+    const Grid& grid = alloc.grid();
     std::vector<SCOTCH_Num> extents;
     bool any_torus = false, any_mesh = false;
     for (int d = grid.ndims() - 1; d >= 0; --d) {
@@ -184,7 +209,6 @@ class Target {
       extents.push_back(grid.extent(d));
       if (grid.extent(d) > 2) (grid.is_torus(d) ? any_torus : any_mesh) = true;
     }
-    const auto count = static_cast<SCOTCH_Num>(nodes.size());
     if (!any_mesh && extents.size() <= 5) {
       check(SCOTCH_archTorusX(whole_.get(), static_cast<SCOTCH_Num>(extents.size()), extents.data()), "SCOTCH_archTorusX");
     } else if (!any_torus && extents.size() <= 3) {
@@ -241,7 +265,7 @@ std::pair<GraphArrays, std::vector<SCOTCH_Num>> source_graph(const graph::CommGr
     for (TaskId u : sym.out_neighbors(t)) g.edges.push_back(u);
     g.vertices.push_back(to_num(static_cast<std::int64_t>(g.edges.size()), "edges"));
   }
-  g.edge_loads = integer_weights(sym, alloc.grid().diameter());
+  g.edge_loads = integer_weights(sym, alloc.network().diameter());
   for (int i = 0; i < alloc.num_nodes(); ++i) {
     const int missing = alloc.max_ppn() - static_cast<int>(alloc.slots_of_node(i).size());
     if (missing == 0) continue;
@@ -255,7 +279,7 @@ std::pair<GraphArrays, std::vector<SCOTCH_Num>> source_graph(const graph::CommGr
 /// Scotch balances loads within a tolerance; tasks beyond a node's slots move, least attached to
 /// their node first, to the node with room where they add the least hop-bytes.
 void fit_capacities(const graph::CommGraph& sym, const Allocation& alloc, std::vector<int>& node_of) {
-  const Grid& grid = alloc.grid();
+  const topology::Network& network = alloc.network();
   std::vector<int> room = detail::node_slot_counts(alloc);
   for (int node : node_of) --room[node];
   const auto bytes_to = [&](TaskId t, int node) {
@@ -282,7 +306,7 @@ void fit_capacities(const graph::CommGraph& sym, const Allocation& alloc, std::v
       double cost = 0;
       const auto targets = sym.out_neighbors(t);
       for (std::size_t k = 0; k < targets.size(); ++k)
-        cost += sym.out_weights(t)[k] * grid.hops(alloc.node(i), alloc.node(node_of[targets[k]]));
+        cost += sym.out_weights(t)[k] * network.hops(alloc.node(i), alloc.node(node_of[targets[k]]));
       if (best < 0 || cost < best_cost) best = i, best_cost = cost;
     }
     node_of[t] = best;

@@ -130,6 +130,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
 namespace rankmap::mapping {
 
 Mapping map_rahtm(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+  topology::require_grid(alloc.network(), "rahtm");
   return rahtm::run_rahtm(graph, alloc, options);
 }
 

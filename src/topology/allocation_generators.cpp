@@ -130,13 +130,12 @@ void simulate_busy_machine(Machine& machine, std::int64_t size, std::int64_t tar
   }
 }
 
-}  // namespace
-
-std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t seed) {
-  const NodeId size = grid.num_nodes();
+/// The positions on the scheduler's node list of the `count` nodes our job gets on a busy machine
+/// of `size` nodes.
+std::vector<std::int64_t> free_positions(NodeId size, int count, std::uint64_t seed, const std::string& machine_name) {
   if (count < 1 || count > size)
     throw InputError("fragmented allocation: cannot take " + std::to_string(count) + " of the " +
-                     std::to_string(size) + " nodes of " + grid.to_string());
+                     std::to_string(size) + " nodes of " + machine_name);
   SeededRandom rng(seed);
   const double busy_fraction = 0.5 + 0.3 * rng.uniform();
   const auto target = static_cast<std::int64_t>(busy_fraction * static_cast<double>(size));
@@ -144,11 +143,22 @@ std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t 
   Machine machine(size);
   simulate_busy_machine(machine, size, target, rng);
   while (size - machine.busy() < count) machine.end_random_job(rng);
+  return machine.first_free(count);
+}
 
+}  // namespace
+
+std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t seed) {
   std::vector<NodeId> nodes;
-  nodes.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t p : machine.first_free(count)) nodes.push_back(serpentine_node(grid, p));
+  nodes.reserve(static_cast<std::size_t>(std::max(count, 0)));
+  for (std::int64_t p : free_positions(grid.num_nodes(), count, seed, grid.to_string()))
+    nodes.push_back(serpentine_node(grid, p));
   return nodes;
+}
+
+std::vector<NodeId> fragmented_nodes(const Network& network, int count, std::uint64_t seed) {
+  if (const Grid* grid = network.grid_if()) return fragmented_nodes(*grid, count, seed);
+  return free_positions(network.num_nodes(), count, seed, network.to_string());
 }
 
 std::vector<NodeId> regular_nodes(const Grid& grid, std::span<const int> box_extents, std::span<const int> origin) {

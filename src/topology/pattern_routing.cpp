@@ -20,7 +20,7 @@ std::size_t OffsetKeyHash::operator()(const OffsetKey& k) const noexcept {
   return h;
 }
 
-PatternRouting::PatternRouting(Grid grid) : grid_(std::move(grid)) {}
+PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*network_.grid_if()) {}
 
 OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst) const {
   OffsetKey key;
@@ -68,6 +68,12 @@ void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) con
 
 void PatternRouting::route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
   for_each_channel(src, dst, [&](ChannelId c, int, double fraction) { out.push_back({c, fraction}); });
+}
+
+void PatternRouting::route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
+  for_each_channel(src, dst, [&](ChannelId c, int dim, double fraction) {
+    out.push_back({c, fraction / grid_.capacity(dim)});
+  });
 }
 
 void PatternRouting::add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const {

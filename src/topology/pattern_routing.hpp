@@ -34,8 +34,9 @@ struct OffsetKeyHash {
 class PatternRouting : public RoutingModel {
  public:
   explicit PatternRouting(Grid grid);
-  const Grid& grid() const noexcept override { return grid_; }
+  const Network& network() const noexcept override { return network_; }
   void route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const override;
+  void route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const override;
   void add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const override;
 
  protected:
@@ -49,7 +50,8 @@ class PatternRouting : public RoutingModel {
   template <typename Visit>
   void for_each_channel(NodeId src, NodeId dst, Visit&& visit) const;
 
-  Grid grid_;
+  Network network_;
+  const Grid& grid_;  ///< network_'s
   mutable std::shared_mutex cache_mutex_;
   mutable std::unordered_map<OffsetKey, std::vector<RouteStep>, OffsetKeyHash> cache_;
   mutable std::size_t cached_steps_ = 0;

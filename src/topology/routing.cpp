@@ -1,52 +1,29 @@
-// Routing specs and the factory that turns one into a model for a grid.
+// Routing specs and the factory that turns one into a model for a network.
 #include <rankmap/topology/routing.hpp>
 
+#include "network_routing.hpp"
 #include "routing_models.hpp"
 
 #include <algorithm>
 
 namespace rankmap::topology {
 
-RoutingSpec RoutingSpec::parse(std::string_view spec) {
-  RoutingSpec r;
-  if (spec == "adaptive") {
-    r.kind = RoutingKind::adaptive;
-  } else if (spec == "adaptive-hop") {
-    r.kind = RoutingKind::adaptive_hop;
-  } else if (spec == "dor") {
-    r.kind = RoutingKind::dor;
-  } else if (spec.starts_with("dor:") && spec.size() > 4) {
-    r.kind = RoutingKind::dor;
-    for (char c : spec.substr(4)) {
-      if (c < '0' || c >= '0' + kMaxDims)
-        throw InputError("routing '" + std::string(spec) + "': dor:<order> lists dimension digits, e.g. dor:210");
-      r.dim_order.push_back(c - '0');
-    }
-  } else {
-    throw InputError("routing '" + std::string(spec) + "': expected adaptive, adaptive-hop, dor or dor:<order>");
-  }
-  return r;
+namespace {
+
+std::string routing_choices(const Network& network) {
+  std::string text;
+  const std::vector<std::string> names = network.routing_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i] + (i == 0 ? " (the default)" : "");
+  return text;
 }
 
-std::string RoutingSpec::to_string() const {
-  switch (kind) {
-    case RoutingKind::adaptive: return "adaptive";
-    case RoutingKind::adaptive_hop: return "adaptive-hop";
-    case RoutingKind::dor: break;
-  }
-  std::string s = "dor";
-  if (!dim_order.empty()) {
-    s += ':';
-    for (int d : dim_order) s += static_cast<char>('0' + d);
-  }
-  return s;
-}
-
-std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, const RoutingSpec& spec) {
+std::unique_ptr<RoutingModel> make_grid_routing_model(const Grid& grid, const RoutingSpec& spec) {
   switch (spec.kind) {
     case RoutingKind::adaptive: return std::make_unique<detail::AdaptiveRouting>(grid);
     case RoutingKind::adaptive_hop: return std::make_unique<detail::AdaptiveHopRouting>(grid);
     case RoutingKind::dor: break;
+    default: return nullptr;
   }
   std::vector<int> order = spec.dim_order;
   if (order.empty())
@@ -61,8 +38,81 @@ std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, const Routing
   return std::make_unique<detail::DorRouting>(grid, std::move(order));
 }
 
+}  // namespace
+
+RoutingSpec RoutingSpec::parse(std::string_view spec) {
+  RoutingSpec r;
+  if (spec == "adaptive") {
+    r.kind = RoutingKind::adaptive;
+  } else if (spec == "adaptive-hop") {
+    r.kind = RoutingKind::adaptive_hop;
+  } else if (spec == "dor") {
+    r.kind = RoutingKind::dor;
+  } else if (spec == "dmodk") {
+    r.kind = RoutingKind::dmodk;
+  } else if (spec == "minimal") {
+    r.kind = RoutingKind::minimal;
+  } else if (spec == "valiant") {
+    r.kind = RoutingKind::valiant;
+  } else if (spec.starts_with("dor:") && spec.size() > 4) {
+    r.kind = RoutingKind::dor;
+    for (char c : spec.substr(4)) {
+      if (c < '0' || c >= '0' + kMaxDims)
+        throw InputError("routing '" + std::string(spec) + "': dor:<order> lists dimension digits, e.g. dor:210");
+      r.dim_order.push_back(c - '0');
+    }
+  } else {
+    throw InputError("routing '" + std::string(spec) +
+                     "': expected adaptive, adaptive-hop, dor or dor:<order> (tori and meshes), dmodk (fat-trees), "
+                     "minimal or valiant (dragonflies)");
+  }
+  return r;
+}
+
+std::string RoutingSpec::to_string() const {
+  switch (kind) {
+    case RoutingKind::adaptive: return "adaptive";
+    case RoutingKind::adaptive_hop: return "adaptive-hop";
+    case RoutingKind::dmodk: return "dmodk";
+    case RoutingKind::minimal: return "minimal";
+    case RoutingKind::valiant: return "valiant";
+    case RoutingKind::dor: break;
+  }
+  std::string s = "dor";
+  if (!dim_order.empty()) {
+    s += ':';
+    for (int d : dim_order) s += static_cast<char>('0' + d);
+  }
+  return s;
+}
+
+void RoutingModel::route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
+  const std::size_t first = out.size();
+  route(src, dst, out);
+  const Network& net = network();
+  for (std::size_t k = first; k < out.size(); ++k) out[k].fraction /= net.capacity(out[k].channel);
+}
+
+std::unique_ptr<RoutingModel> make_routing_model(const Network& network, const RoutingSpec& spec) {
+  std::unique_ptr<RoutingModel> model;
+  if (const Grid* grid = network.grid_if()) model = make_grid_routing_model(*grid, spec);
+  else model = detail::make_network_routing_model(network, spec.kind);
+  if (!model)
+    throw InputError("routing '" + spec.to_string() + "' does not apply to " + network.to_string() + ", which takes " +
+                     routing_choices(network));
+  return model;
+}
+
+std::unique_ptr<RoutingModel> make_routing_model(const Network& network, std::string_view spec) {
+  return make_routing_model(network, RoutingSpec::parse(spec));
+}
+
+std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, const RoutingSpec& spec) {
+  return make_routing_model(Network(grid), spec);
+}
+
 std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, std::string_view spec) {
-  return make_routing_model(grid, RoutingSpec::parse(spec));
+  return make_routing_model(Network(grid), RoutingSpec::parse(spec));
 }
 
 }  // namespace rankmap::topology

@@ -37,7 +37,8 @@ constexpr auto minus = Direction::minus;
 TEST(Routing, ParsesSpecs) {
   EXPECT_EQ(RoutingSpec::parse("dor:210").to_string(), "dor:210");
   EXPECT_EQ(RoutingSpec::parse("adaptive-hop").kind, RoutingKind::adaptive_hop);
-  EXPECT_THROW(RoutingSpec::parse("minimal"), InputError);
+  EXPECT_THROW(RoutingSpec::parse("minimum"), InputError);
+  EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "minimal"), InputError);
   EXPECT_THROW(RoutingSpec::parse("dor:2a"), InputError);
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:0"), InputError);
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:00"), InputError);

@@ -43,9 +43,11 @@ std::vector<std::string> read_host_list(const std::string& path);
 /// SimGrid's `TORUS` cluster number of `node`, dimension 0 fastest: c0 + k0*(c1 + k1*(c2 + ...)),
 /// the reverse of rankmap's row-major node ids.
 std::int64_t simgrid_torus_id(const topology::Grid& grid, NodeId node);
-/// `<prefix><SimGrid TORUS id>` for every allocated node, in node order: the names of the hosts of
-/// a SimGrid TORUS cluster with that prefix (bench/smpi/hostfile.py --topology uses the same names).
-/// Throws InputError unless every dimension of the grid is a torus.
+/// `<prefix><SimGrid id>` for every allocated node, in node order: the names of the hosts of a
+/// SimGrid cluster with that prefix and radicals 0..N-1. On a grid the id is the TORUS cluster's
+/// (bench/smpi/hostfile.py --topology uses the same names), and every dimension must be a torus
+/// (else InputError); on a fat-tree or dragonfly it is the node id, which is SimGrid's FAT_TREE or
+/// DRAGONFLY host order.
 std::vector<std::string> simgrid_host_names(const topology::Allocation& alloc, std::string_view prefix);
 
 /// Writes the file that starts task t where `slot_of[t]` lies: host `hosts[i]` for the slots of

@@ -15,7 +15,8 @@ struct AcceptanceTest {
   double before = 0;    ///< the objective of the launcher's order
   double after = 0;     ///< the objective of the candidate
   double min_gain = 0;  ///< the relative improvement required (RANKMAP_MIN_GAIN)
-  /// Also refuse a candidate that raises the maximum channel load under dimension-ordered routing.
+  /// Also refuse a candidate that raises the maximum channel load under dimension-ordered routing
+  /// (on a torus or mesh; ignored on other networks).
   /// Set when the objective is MCL and the user did not name a routing: the objective then assumes
   /// adaptive routing, and a mapping that wins under that assumption can lose badly on a machine
   /// that routes dimension by dimension (SimGrid's torus, for one: BENCHMARKS.md, "Simulated

@@ -6,14 +6,20 @@
 #include <rankmap/topology/allocation.hpp>
 
 #include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rankmap::metrics {
 
 struct Quality {
   double hop_bytes = 0;
+  /// Tori and meshes: the MCL under dor, adaptive and adaptive-hop (0 on other networks).
   double mcl_dor = 0;
   double mcl_adaptive = 0;
   double mcl_adaptive_hop = 0;
+  /// The MCL under every routing the network takes (Network::routing_names), in that order.
+  std::vector<std::pair<std::string, double>> mcl_by_routing;
   Dilation dilation;
   double mcl_lower_bound = 0;
 };

@@ -1,7 +1,8 @@
-// The slots a job holds: which grid node each slot (old rank) runs on.
+// The slots a job holds: which node of the network each slot (old rank) runs on.
 #pragma once
 
 #include <rankmap/topology/grid.hpp>
+#include <rankmap/topology/network.hpp>
 #include <rankmap/types.hpp>
 
 #include <cstdint>
@@ -10,23 +11,27 @@
 
 namespace rankmap::topology {
 
-/// An allocation: slot `s` runs on grid node `node_of_slot(s)`.
+/// An allocation: slot `s` runs on node `node_of_slot(s)` of a network (a grid, a fat-tree, ...).
 ///
-/// Any subset of the grid is allowed: holes, several disconnected pieces, nodes with
+/// Any subset of the network is allowed: holes, several disconnected pieces, nodes with
 /// different slot counts. Allocated nodes also get a dense index 0..num_nodes()-1, in order
 /// of first appearance among the slots, which is what mappers and metrics iterate over.
 class Allocation {
  public:
   Allocation() = default;
-  /// Throws InputError if a node lies outside the grid or there are no slots.
-  Allocation(Grid grid, std::vector<NodeId> node_of_slot);
+  /// Throws InputError if a node lies outside the network or there are no slots.
+  Allocation(Network network, std::vector<NodeId> node_of_slot);
+  Allocation(Grid grid, std::vector<NodeId> node_of_slot) : Allocation(Network(std::move(grid)), std::move(node_of_slot)) {}
 
-  /// Every node of the grid in row-major order, `ppn` consecutive slots per node (DESIGN.md §8).
-  static Allocation full(const Grid& grid, int ppn);
+  /// Every node of the network in node order (row-major on a grid), `ppn` consecutive slots per
+  /// node (DESIGN.md §8).
+  static Allocation full(const Network& network, int ppn);
   /// The given nodes in the given order, `ppn` consecutive slots per node.
-  static Allocation of_nodes(const Grid& grid, std::span<const NodeId> nodes, int ppn);
+  static Allocation of_nodes(const Network& network, std::span<const NodeId> nodes, int ppn);
 
-  const Grid& grid() const noexcept { return grid_; }
+  const Network& network() const noexcept { return network_; }
+  /// The grid of an allocation on a torus or mesh; throws InputError naming the network otherwise.
+  const Grid& grid() const { return network_.grid(); }
   SlotId num_slots() const noexcept { return static_cast<SlotId>(node_of_slot_.size()); }
   NodeId node_of_slot(SlotId s) const { return node_of_slot_[s]; }
   const std::vector<NodeId>& nodes_of_slots() const noexcept { return node_of_slot_; }
@@ -48,11 +53,12 @@ class Allocation {
 
   /// The first `n` slots only (a job smaller than the allocation fills it from the start).
   Allocation first_slots(SlotId n) const;
-  /// A stable 64-bit hash of the ordered node coordinates of the slots (mapping files, §8).
+  /// A stable 64-bit hash of the ordered node coordinates of the slots (mapping files, §8); on
+  /// other networks, of the network's spec and the ordered node ids of the slots.
   std::uint64_t hash() const;
 
  private:
-  Grid grid_;
+  Network network_;
   std::vector<NodeId> node_of_slot_;
   std::vector<NodeId> nodes_;
   std::vector<int> node_index_of_slot_;

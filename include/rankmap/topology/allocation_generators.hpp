@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rankmap/topology/grid.hpp>
+#include <rankmap/topology/network.hpp>
 #include <rankmap/types.hpp>
 
 #include <cstdint>
@@ -22,6 +23,10 @@ namespace rankmap::topology {
 /// Time and memory grow with the number of jobs simulated, not with the machine.
 /// Throws InputError if count is not 1..grid.num_nodes().
 std::vector<NodeId> fragmented_nodes(const Grid& grid, int count, std::uint64_t seed);
+/// The same on any network: on a fat-tree or dragonfly the scheduler's node list is the node order
+/// (SimGrid's host order: switch by switch, group by group), so the job gets runs of consecutive
+/// nodes scattered over the machine.
+std::vector<NodeId> fragmented_nodes(const Network& network, int count, std::uint64_t seed);
 
 /// The nodes of a box of `box_extents` whose lowest corner is `origin` (all zeros if empty),
 /// in row-major order of the box (dimension 0 slowest). The box wraps around torus dimensions;

@@ -1,7 +1,8 @@
-// Routing models: how a node-to-node flow spreads over the grid's channels (DESIGN.md §5).
+// Routing models: how a node-to-node flow spreads over a network's channels (DESIGN.md §5).
 #pragma once
 
 #include <rankmap/topology/grid.hpp>
+#include <rankmap/topology/network.hpp>
 #include <rankmap/types.hpp>
 
 #include <memory>
@@ -13,13 +14,18 @@
 namespace rankmap::topology {
 
 enum class RoutingKind {
-  dor,           ///< dimension-ordered, shortest direction per dimension, torus tie goes +
-  adaptive,      ///< even split over all minimal paths (both directions on a tie)
-  adaptive_hop,  ///< at every hop, even split among the productive directions
+  dor,           ///< grid: dimension-ordered, shortest direction per dimension, torus tie goes +
+  adaptive,      ///< every network: even split over the minimal paths (both directions on a torus tie)
+  adaptive_hop,  ///< grid: at every hop, even split among the productive directions
+  dmodk,         ///< fat-tree: SimGrid's static destination-mod-k routes
+  minimal,       ///< dragonfly: SimGrid's static minimal routes
+  valiant,       ///< dragonfly: the average over every intermediate group (docs/networks.md)
 };
 
 /// A routing model by name: `adaptive`, `adaptive-hop`, `dor` or `dor:<order>` where
-/// `<order>` lists the dimensions in correction order, e.g. `dor:210`.
+/// `<order>` lists the dimensions in correction order, e.g. `dor:210` (tori and meshes);
+/// `adaptive` or `dmodk` (fat-trees); `adaptive`, `minimal` or `valiant` (dragonflies).
+/// `adaptive`, the default, is the one name every network takes.
 struct RoutingSpec {
   RoutingKind kind = RoutingKind::adaptive;
   std::vector<int> dim_order;  ///< dor only; empty means 0, 1, ..., n-1
@@ -41,20 +47,28 @@ struct ChannelShare {
 class RoutingModel {
  public:
   virtual ~RoutingModel() = default;
-  virtual const Grid& grid() const noexcept = 0;
+  virtual const Network& network() const noexcept = 0;
+  /// The grid of a grid routing model; throws InputError on other networks.
+  const Grid& grid() const { return network().grid(); }
   virtual std::string name() const = 0;
 
   /// Appends to `out` every channel a unit flow from src to dst crosses, with its share.
   /// The shares along any cut between src and dst sum to 1.
   virtual void route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const = 0;
 
+  /// As route(), with every share divided by its channel's capacity: the load a unit flow adds.
+  virtual void route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const;
+
   /// Adds `bytes * share / capacity` to loads[channel] for every channel of the route.
-  /// `loads` is indexed by channel id (size grid().num_channel_slots()); negative bytes remove a flow.
+  /// `loads` is indexed by channel id (size network().num_channel_slots()); negative bytes remove a flow.
   virtual void add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const = 0;
 };
 
-/// Builds the model a spec names for a grid. Throws InputError if a dor order does not
-/// list every dimension of the grid exactly once.
+/// Builds the model a spec names for a network. Throws InputError if the network does not take
+/// that routing (naming the ones it takes), or if a dor order does not list every dimension of
+/// the grid exactly once.
+std::unique_ptr<RoutingModel> make_routing_model(const Network& network, const RoutingSpec& spec);
+std::unique_ptr<RoutingModel> make_routing_model(const Network& network, std::string_view spec);
 std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, const RoutingSpec& spec);
 std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, std::string_view spec);
 
