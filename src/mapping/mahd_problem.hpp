@@ -24,7 +24,9 @@ MahdParameters parse_mahd_parameters(const MapOptions& options, std::string_view
 /// mahd's greedy set up for one graph and allocation.
 class MahdProblem {
  public:
-  MahdProblem(const graph::CommGraph& graph, const topology::Allocation& alloc, bool concentrate, std::uint64_t seed);
+  /// `deadline`, if given, bounds the concentration's partition (see partition_exact()).
+  MahdProblem(const graph::CommGraph& graph, const topology::Allocation& alloc, bool concentrate, std::uint64_t seed,
+              const Deadline* deadline = nullptr);
 
   const GreedyPlacer& placer() const noexcept { return *placer_; }
   /// The mapping of one greedy run's result.

@@ -8,6 +8,7 @@
 #include "parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -233,6 +234,7 @@ class BeamSearch {
     return score;
   }
 
+  /// The beam's best, or a cut result if the deadline passed first.
   BeamResult run();
   BeamResult best_uniform();
 
@@ -281,6 +283,7 @@ class BeamSearch {
   std::vector<std::vector<Load>> intra_;  // its internal loads, per orientation
   std::vector<const MergeFlow*> inter_;   // its flows to placed children, heaviest first
   std::vector<int> open_;                 // placed children (it included) with flows to unplaced ones
+  std::atomic<bool> cut_{false};          // the deadline passed while candidates were scored
 };
 
 void BeamSearch::prepare_step(int child, const std::vector<std::vector<const MergeFlow*>>& owned) {
@@ -330,6 +333,10 @@ std::vector<Candidate> BeamSearch::score_candidates(int child, std::size_t beam)
     candidates[k] = {{unbounded, 0}, static_cast<int>(k / per_state), tried_[k % per_state]};
   std::vector<std::uint64_t> pilot_key(per_state);
   auto evaluate = [&](std::size_t k, int worker, double bound) {
+    if (cut_ || (options_.deadline && options_.deadline->passed())) {
+      cut_ = true;
+      return;
+    }
     const int s = candidates[k].state, g = candidates[k].orientation;
     Scratch& sc = scratch_[worker];
     if (accumulate(states_[s], child, g, sc, bound)) {
@@ -363,6 +370,7 @@ void BeamSearch::step(int child, const std::vector<std::vector<const MergeFlow*>
   const std::size_t beam =
       std::max<std::size_t>(1, std::min<std::size_t>(options_.beam, (std::size_t{1} << 28) / (channels_ * 8)));
   std::vector<Candidate> candidates = score_candidates(child, beam);
+  if (cut_) return;
   std::sort(candidates.begin(), candidates.end(), ranks_before);
   std::vector<State> next;
   std::unordered_set<std::uint64_t> kept;
@@ -424,6 +432,7 @@ BeamResult BeamSearch::run() {
   states_[0].loads.assign(channels_, 0.0);
   for (int k = 0; k < m; ++k) {
     step(order[k], owned);
+    if (cut_) return {std::vector<int>(m, 0), 0, 0, true};
     if (options_.report) options_.report(static_cast<double>(k + 1) / m);
   }
   return {states_.front().orientation, states_.front().score.mcl, states_.front().score.sumsq};
@@ -466,6 +475,7 @@ BeamResult merge_children(const std::vector<MergeChild>& children, const std::ve
   BeamWorkspace local;
   BeamSearch search(children, flows, routing, options, (options.workspace ? *options.workspace : local).impl());
   BeamResult result = search.run();
+  if (result.cut) return result;
   const BeamResult uniform = search.best_uniform();
   if (lower({uniform.mcl, uniform.sumsq}, {result.mcl, result.sumsq})) result = uniform;
   return result;
