@@ -53,14 +53,16 @@ struct Candidate {
 // Runs mahd from every start node (or the first N of start_nodes() with `emahd:N`): the first with
 // both greedy variants as mahd does, the others with by_id. The runs share options.threads
 // threads; each mapping is scored by the objective and the best kept, ties going to the earlier
-// run. Within the time budget: a thread starts no run once the time left is less than its last
-// run took, and a run the deadline cuts short is dropped, except the first, which is then the
-// answer (the tasks its greedy had not placed keep the launcher's order of the free slots). So
-// the runs end within the budget plus one scoring.
+// run. Within the time budget: the concentration's partition stops at half of it (as in mahd), a
+// thread starts no run once the time left is less than its last run took, and a run the deadline
+// cuts short is dropped, except the first, which is then the answer (the tasks its greedy had not
+// placed keep the launcher's order of the free slots). So the runs end within the budget plus one
+// scoring.
 Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const Deadline deadline(options.time_budget_ms);
   const detail::MahdParameters params = detail::parse_mahd_parameters(options, "emahd", true);
-  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed, &deadline);
+  const Deadline partition_deadline(detail::kConcentrationShare * options.time_budget_ms);
+  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed, &partition_deadline);
   const detail::ObjectiveScorer score(graph, alloc, options);
   const std::vector<int> starts = start_nodes(alloc, problem.placer().most_central_node(), params.max_starts);
   const std::size_t runs = starts.size() + 1;  // the first start with both variants, the others by_id

@@ -23,14 +23,16 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 // gives 2.3 times the hop-bytes; on the quality table's mesh family, mahd+refine / scotch
 // hop-bytes was 1.12 with by_id alone and 1.07 with the better of both.
 //
-// Within the time budget: by_id runs first, and the deadline cuts it short if need be (the tasks
-// it has not placed then keep the launcher's order of the free slots). from_centre runs only if
-// the time left covers another greedy run as long as by_id's plus the scoring of both, and is
-// dropped if the deadline cuts it; so the run ends within the budget plus one objective evaluation.
+// Within the time budget: the concentration's partition stops at half of it (kConcentrationShare),
+// then by_id runs, and the deadline cuts it short if need be (the tasks it has not placed then keep
+// the launcher's order of the free slots). from_centre runs only if the time left covers another
+// greedy run as long as by_id's plus the scoring of both, and is dropped if the deadline cuts it;
+// so the run ends within the budget plus one objective evaluation.
 Mapping map_mahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const Deadline deadline(options.time_budget_ms);
   const detail::MahdParameters params = detail::parse_mahd_parameters(options, "mahd", false);
-  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed, &deadline);
+  const Deadline partition_deadline(detail::kConcentrationShare * options.time_budget_ms);
+  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed, &partition_deadline);
   auto start = std::chrono::steady_clock::now();
   const detail::Placement by_id = problem.placer().place(-1, detail::GreedyVariant::by_id, &deadline);
   Mapping first = problem.mapping(by_id.node_of_item);

@@ -59,7 +59,7 @@ Clustering::Clustering(const graph::CommGraph& graph, const BlockTree& tree, con
       throw InputError("rahtm: grid=" + shape_text(params.task_grid) +
                        " cannot be cut into the tiles the hierarchy needs (level sizes must divide its sides)");
   } else {
-    tiling = infer_tiling(graph, sizes);
+    tiling = infer_tiling(graph, sizes, deadline_);
     if (!tiling) {
       if (params.mode == ClusterMode::tile) throw InputError("rahtm: cluster=tile: no tiling fits the task count");
       return;

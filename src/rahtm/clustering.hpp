@@ -40,7 +40,8 @@ struct ClusteringParams {
 /// tasks are split top-down by METIS into parts of exactly its children's slot counts.
 class Clustering {
  public:
-  /// `deadline`, if given, bounds every METIS partition (mapping::partition_exact()).
+  /// `deadline`, if given, bounds every METIS partition (mapping::partition_exact()) and the search
+  /// for a tiling (infer_tiling()).
   Clustering(const graph::CommGraph& graph, const BlockTree& tree, const ClusteringParams& params,
              const mapping::Deadline* deadline = nullptr);
 

@@ -69,8 +69,8 @@ constexpr ParamRow kParams[] = {
     {"milp-columns", "int", "5000",
      "largest MILP (in columns) given to CBC; larger cube problems keep the local search result", &apply_milp_columns},
     {"milp-seconds", "int", "30",
-     "safety time limit per MILP, lowered to what the time budget leaves (a run stopped by it may differ from run to "
-     "run)",
+     "safety time limit per MILP (wall clock), lowered to what the time budget leaves (a run stopped by it may differ "
+     "from run to run)",
      &apply_milp_seconds},
     {"kicks", "int", "300", "perturbations of the cube local search", &apply_kicks},
     {"beam", "int", "64", "partial solutions the merge keeps per step (narrowed as the time budget runs out)",

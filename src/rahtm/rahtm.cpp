@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 
 namespace rankmap::rahtm {
@@ -92,18 +93,22 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   };
   std::vector<std::vector<int>> node_of_task(n);
   std::vector<std::string> clustering_of(n);
+  double last_top_down_ms = 0;
   for (std::size_t h = 0; h < n; ++h) {
-    if (h > 0 && top_down_deadline.passed()) {
+    // Another hierarchy only if the time left for phases 1 and 2 covers one more like the last.
+    if (h > 0 && top_down_deadline.remaining_ms() < last_top_down_ms) {
       for (std::size_t k = h; k < n; ++k) done[k] = 1;  // left out
       n = h;
       break;
     }
+    const auto start = std::chrono::steady_clock::now();
     const Clustering clustering(graph, trees[h], params.clustering, &top_down_deadline);
     clustering_of[h] = clustering.description();
     node_of_task[h] = map_top_down(graph, trees[h], clustering, solver, [&, h](double f) {
       done[h] = kTopDownShare * f;
       report_progress();
     });
+    last_top_down_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   const int outer = static_cast<int>(std::min<std::size_t>(n, static_cast<std::size_t>(threads)));
   // Each wave of `outer` hierarchies merges until its share of the time left has passed.

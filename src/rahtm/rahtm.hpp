@@ -34,8 +34,9 @@ struct RahtmReport {
 /// fraction done.
 ///
 /// `options.time_budget_ms` bounds the run. Phases 1 and 2 get the first kTopDownBudgetShare of
-/// it: hierarchies after the first start only within it, and cube problems get their MILP (with
-/// CBC stopped at its end) and their local search's kicks only within it. Merging gets the rest:
+/// it: a hierarchy after the first starts only if what is left of it covers one more like the
+/// last, cube problems get their MILP (with CBC stopped at its end) and their local search's kicks
+/// only within it, and METIS partitions and the tiling search stop at its end. Merging gets the rest:
 /// each hierarchy's merges an equal share, the beam narrowed so that the merges left fit the time
 /// left, and a merge the deadline stops keeps the top-down placement. The result is always a
 /// valid mapping, and the run ends within the budget plus one MCL evaluation (of each hierarchy

@@ -99,7 +99,8 @@ std::optional<Tiling> tile_levels(const graph::CommGraph& graph, std::span<const
   return tiling;
 }
 
-std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes) {
+std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes,
+                                   const mapping::Deadline* deadline) {
   const int n = graph.num_tasks();
   std::vector<std::vector<int>> shapes = {{n}};
   for (int a : divisors(n)) {
@@ -117,7 +118,8 @@ std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<cons
   std::vector<char> fits(shapes.size(), 0);
   bool any = false;
   double least = 0;
-  for (std::size_t s = 0; s < shapes.size(); ++s) {
+  const auto out_of_time = [&](std::size_t s) { return s > 0 && deadline && deadline->passed(); };
+  for (std::size_t s = 0; s < shapes.size() && !out_of_time(s); ++s) {
     const LevelChoice level = best_level(graph, shapes[s], level_sizes.front());
     if (level.tile.empty()) continue;
     fits[s] = 1;
@@ -125,7 +127,7 @@ std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<cons
     if (!any || less_cut(level.cut, least)) least = level.cut, any = true;
   }
   std::optional<Tiling> best;
-  for (std::size_t s = 0; s < shapes.size(); ++s) {
+  for (std::size_t s = 0; s < shapes.size() && !(best && out_of_time(s)); ++s) {
     if (!fits[s] || less_cut(least, node_cut[s])) continue;
     std::optional<Tiling> t = tile_levels(graph, shapes[s], level_sizes);
     if (t && (!best || better_cuts(t->cuts, best->cuts))) best = std::move(t);
