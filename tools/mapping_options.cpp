@@ -31,8 +31,10 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
                      "best kept; never worse than the launcher's order); known: " +
                          algorithm_names());
   command.add_option("--objective", options.objective, "mcl (default) or hopbytes");
-  command.add_option("--routing", options.routing,
-                     "routing model MCL is measured under: adaptive (default), adaptive-hop, dor");
+  command
+      .add_option("--routing", options.routing,
+                  "routing model MCL is measured under: adaptive (default), adaptive-hop, dor")
+      ->each([&options](const std::string&) { options.routing_stated = true; });
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");
   command.add_option("--threads", options.threads, "threads for algorithms that use them (default: every core)");

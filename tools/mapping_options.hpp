@@ -19,6 +19,7 @@ struct MappingCommandOptions {
   std::string algorithm = "auto";
   std::string objective = "mcl";
   std::string routing = "adaptive";
+  bool routing_stated = false;  ///< --routing was given: `place` then checks no second routing
   double time_budget_ms = 10000;
   std::uint64_t seed = 1;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

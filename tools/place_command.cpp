@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <rankmap/graph/matrix_market.hpp>
 #include <rankmap/launch/launcher_file.hpp>
+#include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/mapping/mapping_file.hpp>
 #include <rankmap/mapping/offline.hpp>
 #include <rankmap/metrics/channel_load.hpp>
@@ -156,7 +157,10 @@ void run_place(const PlaceCommand& o) {
   const mapping::Mapping candidate =
       mapping::run_chain(o.mapping.algorithm, mapping::all_algorithms(), p.graph, p.alloc, options);
   const double before = objective(p.launcher), after = objective(candidate);
-  const bool placed = after < before * (1 - gain_needed);
+  const mapping::AcceptanceTest test{before, after, gain_needed,
+                                     options.objective == mapping::Objective::mcl && !o.mapping.routing_stated};
+  const std::string refusal = mapping::refusal_of(test, p.graph, p.alloc, candidate, p.launcher);
+  const bool placed = refusal.empty();
   mapping::Mapping chosen = placed ? candidate : p.launcher;
   const bool host_file =
       format != launch::LauncherFormat::openmpi_rankfile && format != launch::LauncherFormat::bgq_mapfile;
@@ -186,8 +190,8 @@ void run_place(const PlaceCommand& o) {
   std::printf("objective  %s: %.10g (launcher's order) -> %.10g (mapped)\n", objective.description().c_str(), before,
               after);
   std::printf("decision   %s (gain %.4g, RANKMAP_MIN_GAIN %.4g)\n",
-              placed ? "placed by the mapping" : "kept the launcher's order", before > 0 ? 1 - after / before : 0.0,
-              gain_needed);
+              placed ? "placed by the mapping" : ("kept the launcher's order: " + refusal).c_str(),
+              before > 0 ? 1 - after / before : 0.0, gain_needed);
   print_change("mcl", metrics::max_channel_load(p.graph, p.alloc, p.launcher, *model),
                metrics::max_channel_load(p.graph, p.alloc, chosen, *model));
   print_change("hopbytes", metrics::hop_bytes(p.graph, p.alloc, p.launcher),

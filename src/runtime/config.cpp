@@ -179,6 +179,8 @@ ConfigResult read_config(const EnvLookup& lookup, std::span<const std::string> p
     for (const OptionInfo& option : kOptions) known = known || option.name == name;
     if (!known) result.warnings.push_back(name + " is not a rankmap variable and is ignored");
   }
+  // The default routing is an assumption the do-no-harm test hedges; a stated one is not.
+  result.config.routing_stated = lookup("RANKMAP_ROUTING") != nullptr;
   result.hash = hash.digest();
   return result;
 }

@@ -37,6 +37,7 @@ struct Config {
   std::string algorithm = "auto";
   mapping::Objective objective = mapping::Objective::mcl;
   topology::RoutingSpec routing;
+  bool routing_stated = false;  ///< RANKMAP_ROUTING was set: no second routing is checked (mapping/acceptance.hpp)
   coords::CoordsSpec coords;
   std::string mapping_path;  ///< a mapping file or a directory of them; empty for none
   std::string dump_dir;      ///< empty for no dump

@@ -4,6 +4,7 @@
 #include "intra_node.hpp"
 #include "precomputed.hpp"
 
+#include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
 #include <rankmap/topology/routing.hpp>
@@ -46,6 +47,12 @@ class Objective {
   std::unique_ptr<topology::RoutingModel> routing_;
   std::string name_;
 };
+
+/// The objective assumed adaptive routing because none was named: hedge against the other kind.
+bool checks_dor(const Placement& placement, const Config& config) {
+  return placement.mode != Placement::Mode::nodes_only && config.objective == mapping::Objective::mcl &&
+         !config.routing_stated;
+}
 
 bool has_socket_information(const Placement& placement) {
   for (int s : placement.socket_of_slot)
@@ -92,10 +99,11 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   d.after = objective(candidate);
   if (is_identity(candidate)) {
     if (d.note.empty()) d.note = "the candidate is the identity";
-  } else if (!(d.after < d.before * (1 - config.min_gain))) {
-    d.note = "gain below RANKMAP_MIN_GAIN";
   } else {
-    d.applied = true;
+    const mapping::AcceptanceTest test{d.before, d.after, config.min_gain, checks_dor(placement, config)};
+    const std::string why_not = mapping::refusal_of(test, graph, alloc, candidate, identity);
+    d.applied = why_not.empty();
+    if (!d.applied) d.note = d.note.empty() ? why_not : d.note + "; " + why_not;
   }
   if (!refusal.empty()) d.note = d.note.empty() ? refusal : refusal + "; " + d.note;
   d.slot_of = d.applied ? std::move(candidate) : identity;

@@ -31,6 +31,7 @@ TEST(Config, DefaultsAreThoseOfDesignSection9) {
   EXPECT_EQ(r.config.algorithm, "auto");
   EXPECT_EQ(r.config.objective, mapping::Objective::mcl);
   EXPECT_EQ(r.config.routing.kind, topology::RoutingKind::adaptive);
+  EXPECT_FALSE(r.config.routing_stated) << "the default routing is assumed, not stated";
   EXPECT_EQ(r.config.coords.kind, coords::CoordsSpec::Kind::automatic);
   EXPECT_EQ(r.config.time_budget_ms, 200);
   EXPECT_EQ(r.config.min_gain, 0.02);
@@ -70,6 +71,13 @@ TEST(Config, ReadsEveryOption) {
   EXPECT_EQ(r.config.report, "stderr");
   EXPECT_EQ(r.config.time_budget_ms, 50.5);
   EXPECT_EQ(r.config.min_gain, 0.1);
+}
+
+TEST(Config, AStatedRoutingIsKnownAsStatedEvenWhenItIsTheDefault) {
+  const ConfigResult r = read({{"RANKMAP_ROUTING", "adaptive"}});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.config.routing.kind, topology::RoutingKind::adaptive);
+  EXPECT_TRUE(r.config.routing_stated);
 }
 
 TEST(Config, BadValuesAreNamedByVariable) {

@@ -370,14 +370,16 @@ TEST_F(Place, KeepsTheLauncherOrderBelowTheMinimumGain) {
   const Outcome run = rankmap("place --profile p --format openmpi-rankfile -o rf --objective hopbytes --algo grasp:4 "
                               "--min-gain 0.5");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("decision   kept the launcher's order (gain 0.3333, RANKMAP_MIN_GAIN 0.5)\n"));
+  EXPECT_THAT(run.out, HasSubstr("decision   kept the launcher's order: gain below RANKMAP_MIN_GAIN "
+                                 "(gain 0.3333, RANKMAP_MIN_GAIN 0.5)\n"));
   EXPECT_THAT(run.out, HasSubstr("hopbytes   120 -> 120 (ratio 1)\n"));
   EXPECT_EQ(slurp(path("rf")), "rank 0=host-a slot=0\nrank 1=host-b slot=0\nrank 2=host-c slot=0\n"
                                "rank 3=host-d slot=0\n");
   const Outcome from_environment =
       rankmap("place --profile p --format mpich-hostfile -o hf --objective hopbytes --algo grasp:4",
               "RANKMAP_MIN_GAIN=0.5");
-  EXPECT_THAT(from_environment.out, HasSubstr("kept the launcher's order (gain 0.3333, RANKMAP_MIN_GAIN 0.5)"));
+  EXPECT_THAT(from_environment.out, HasSubstr("kept the launcher's order: gain below RANKMAP_MIN_GAIN "
+                                              "(gain 0.3333, RANKMAP_MIN_GAIN 0.5)"));
 }
 
 // When the launcher did not put ranks in node order, the profile's PREFIX.launch.map says where each

@@ -1,0 +1,65 @@
+// The do-no-harm test: the gain it requires, and the check under dimension-ordered routing that
+// hedges the adaptive routing assumed when none is named.
+#include <rankmap/mapping/acceptance.hpp>
+
+#include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/topology/routing.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace rankmap::mapping {
+namespace {
+
+using ::testing::HasSubstr;
+using topology::Allocation;
+using topology::Grid;
+
+/// Three messages on a 3x3 mesh, and a placement of them that lowers the MCL under adaptive routing
+/// (spread over every minimal path) from 4/3 to 7/6 but doubles it under dimension-ordered routing,
+/// whichever dimension goes first (found by exhaustive search of small cases).
+struct TradeOff {
+  graph::CommGraph graph = graph::CommGraph::from_edges(9, {{6, 4, 1}, {1, 4, 1}, {2, 6, 1}});
+  Allocation alloc = Allocation::full(Grid::parse("mesh:3x3"), 1);
+  std::vector<SlotId> launcher{0, 1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<SlotId> candidate{7, 2, 3, 5, 6, 4, 1, 0, 8};
+
+  double mcl(const std::vector<SlotId>& slot_of, std::string_view routing) const {
+    return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.grid(), routing));
+  }
+  AcceptanceTest test(bool check_dor) const {
+    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor};
+  }
+};
+
+TEST(Acceptance, TheCaseTradesAdaptiveGainForDimensionOrderedLoss) {
+  const TradeOff t;
+  EXPECT_LT(t.mcl(t.candidate, "adaptive"), 0.98 * t.mcl(t.launcher, "adaptive"));
+  for (const char* dor : {"dor:01", "dor:10"}) EXPECT_GT(t.mcl(t.candidate, dor), t.mcl(t.launcher, dor)) << dor;
+}
+
+TEST(Acceptance, WithoutTheSecondRoutingTheGainDecides) {
+  const TradeOff t;
+  EXPECT_EQ(refusal_of(t.test(false), t.graph, t.alloc, t.candidate, t.launcher), "");
+}
+
+TEST(Acceptance, AnUnnamedRoutingRefusesALossUnderDimensionOrderedRouting) {
+  const TradeOff t;
+  EXPECT_THAT(refusal_of(t.test(true), t.graph, t.alloc, t.candidate, t.launcher),
+              HasSubstr("raises the MCL under dimension-ordered routing"));
+}
+
+TEST(Acceptance, TooSmallAGainIsRefusedFirst) {
+  const TradeOff t;
+  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false};
+  EXPECT_EQ(refusal_of(small_gain, t.graph, t.alloc, t.candidate, t.launcher), "gain below RANKMAP_MIN_GAIN");
+}
+
+TEST(Acceptance, AMappingThatLoadsNoChannelMoreUnderEitherRoutingIsAccepted) {
+  const TradeOff t;
+  const AcceptanceTest test{2.0, 1.0, 0.02, true};
+  EXPECT_EQ(refusal_of(test, t.graph, t.alloc, t.launcher, t.launcher), "");
+}
+
+}  // namespace
+}  // namespace rankmap::mapping
