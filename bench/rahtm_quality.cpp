@@ -78,13 +78,14 @@ void run(const Instance& in, const std::vector<std::string>& only) {
   const double identity = metrics::max_channel_load(g, alloc, mapping::identity_mapping(g.num_tasks()), *routing);
   std::vector<std::pair<std::string, double>> chains = {{"identity", 0}};
   for (const std::string& o : in.dimorders) chains.push_back({"dimorder:" + o, 0});
-  chains.insert(chains.end(), {{"hilbert", 0}, {"mahd+refine", 30000}, {"scotch", 0}, {"rahtm", 0}});
+  // rahtm gets a budget no run reaches (it respects its budget since issue 18): its defaults set its effort.
+  chains.insert(chains.end(), {{"hilbert", 0}, {"mahd+refine", 30000}, {"scotch", 0}, {"rahtm", 1e9}});
   for (const auto& [chain, budget] : chains) {
     if (!only.empty() && std::find(only.begin(), only.end(), chain) == only.end()) continue;
     mapping::MapOptions options;
     options.threads = 2;
     options.time_budget_ms = budget;
-    std::string note = budget > 0 ? "budget " + std::to_string(static_cast<int>(budget / 1000)) + " s" : "";
+    std::string note = budget > 0 && budget < 1e9 ? "budget " + std::to_string(static_cast<int>(budget / 1000)) + " s" : "";
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     try {

@@ -116,6 +116,17 @@ void run_map(const MapCommand& o) {
   std::printf("wrote      %s\n", o.output.c_str());
 }
 
+/// rahtm's parameter table, one row per `key=value`, for the help's footer.
+std::string rahtm_parameter_help() {
+  std::string text = "rahtm parameters (--algo rahtm:key=value,...; default in brackets):\n";
+  for (const mapping::ParameterInfo& p : mapping::rahtm_parameters()) {
+    std::string name = "  " + std::string(p.name) + "=" + std::string(p.type);
+    name.resize(std::max<std::size_t>(name.size() + 1, 22), ' ');
+    text += name + std::string(p.help) + " [" + std::string(p.default_value) + "]\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 void add_map_command(CLI::App& app) {
@@ -126,6 +137,7 @@ void add_map_command(CLI::App& app) {
   map->get_option("--mapping")->description("mapping file the first stage starts from (e.g. --algo refine); must match");
   add_mapping_options(*map, options->mapping);
   map->add_option("-o,--output", options->output, "mapping file to write")->required();
+  map->footer(rahtm_parameter_help());
   map->callback([options] { run_map(*options); });
 }
 

@@ -40,7 +40,6 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");
   command.add_option("--threads", options.threads, "threads for algorithms that use them (default: every core)");
-  command.add_option("--beam", options.beam, "beam width of merging searches such as rahtm (default 64)");
 }
 
 std::string algorithm_label(const std::string& chain, const mapping::Choice& choice) {
@@ -55,11 +54,9 @@ mapping::MapOptions map_options_of(const MappingCommandOptions& o) {
   options.routing_stated = o.routing_stated;
   if (!(o.time_budget_ms >= 0)) throw InputError("--time-budget-ms must be at least 0");
   if (o.threads < 1) throw InputError("--threads must be at least 1");
-  if (o.beam < 1) throw InputError("--beam must be at least 1");
   options.time_budget_ms = o.time_budget_ms;
   options.seed = o.seed;
   options.threads = o.threads;
-  options.beam = o.beam;
   return options;
 }
 

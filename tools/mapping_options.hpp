@@ -14,7 +14,7 @@
 
 namespace rankmap::tools {
 
-/// The values of --algo, --objective, --routing, --time-budget-ms, --seed, --threads and --beam.
+/// The values of --algo, --objective, --routing, --time-budget-ms, --seed and --threads.
 struct MappingCommandOptions {
   std::string algorithm = "auto";
   std::string objective = "mcl";
@@ -23,7 +23,6 @@ struct MappingCommandOptions {
   double time_budget_ms = 10000;
   std::uint64_t seed = 1;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  int beam = 64;
 };
 
 /// Adds the options to `command`.

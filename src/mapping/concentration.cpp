@@ -25,44 +25,138 @@ std::vector<int> block_parts(TaskId n, std::span<const int> sizes) {
   return part;
 }
 
-/// METIS recursive bisection with target part weights proportional to the group sizes. With one
-/// part per node there are few tasks per part, which leaves k-way METIS little to coarsen: recursive
-/// bisection was 4-5x faster on 16,384 tasks in 512 parts, with a smaller cut on a shuffled stencil.
-/// Edge weights are scaled to integers small enough that METIS's cut sums cannot overflow idx_t.
-std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> sizes, std::uint64_t seed) {
-  idx_t n = sym.num_tasks();
-  idx_t parts = static_cast<idx_t>(sizes.size());
-  if (parts == 1 || sym.num_edges() == 0) return block_parts(n, sizes);
-  double max_w = 0, total_w = 0;
-  for (TaskId t = 0; t < sym.num_tasks(); ++t)
-    for (double w : sym.out_weights(t)) max_w = std::max(max_w, w), total_w += w;
-  const double scale = max_w > 0 ? std::min(double(1 << 20) / max_w, double(1 << 30) / total_w) : 0;
-  std::vector<idx_t> xadj(static_cast<std::size_t>(n) + 1, 0), adjncy, adjwgt;
-  adjncy.reserve(static_cast<std::size_t>(sym.num_edges()));
-  adjwgt.reserve(static_cast<std::size_t>(sym.num_edges()));
-  for (TaskId t = 0; t < sym.num_tasks(); ++t) {
-    const auto targets = sym.out_neighbors(t);
-    const auto weights = sym.out_weights(t);
+/// A graph in METIS's form: CSR with integer edge weights.
+struct MetisGraph {
+  std::vector<idx_t> xadj{0}, adjncy, adjwgt;
+};
+
+/// The subgraph of `sym` on `tasks` (all of it when `tasks` is empty) in METIS's form, with edge
+/// weights scaled to integers small enough that METIS's cut sums cannot overflow idx_t.
+MetisGraph metis_graph(const graph::CommGraph& sym, std::span<const TaskId> tasks, double scale,
+                       std::vector<idx_t>& local) {
+  MetisGraph g;
+  const TaskId n = tasks.empty() ? sym.num_tasks() : static_cast<TaskId>(tasks.size());
+  const auto task = [&](TaskId i) { return tasks.empty() ? i : tasks[i]; };
+  if (!tasks.empty())
+    for (TaskId i = 0; i < n; ++i) local[task(i)] = i;
+  for (TaskId i = 0; i < n; ++i) {
+    const auto targets = sym.out_neighbors(task(i));
+    const auto weights = sym.out_weights(task(i));
     for (std::size_t k = 0; k < targets.size(); ++k) {
-      adjncy.push_back(targets[k]);
-      adjwgt.push_back(std::max<idx_t>(1, static_cast<idx_t>(std::llround(weights[k] * scale))));
+      const idx_t to = tasks.empty() ? targets[k] : local[targets[k]];
+      if (to < 0) continue;
+      g.adjncy.push_back(to);
+      g.adjwgt.push_back(std::max<idx_t>(1, static_cast<idx_t>(std::llround(weights[k] * scale))));
     }
-    xadj[t + 1] = static_cast<idx_t>(adjncy.size());
+    g.xadj.push_back(static_cast<idx_t>(g.adjncy.size()));
   }
+  if (!tasks.empty())
+    for (TaskId i = 0; i < n; ++i) local[task(i)] = -1;
+  return g;
+}
+
+/// METIS recursive bisection of `g` into parts with target weights proportional to `sizes`; an
+/// empty result if METIS fails.
+std::vector<idx_t> metis_recursive(MetisGraph& g, std::span<const int> sizes, std::uint64_t seed) {
+  idx_t n = static_cast<idx_t>(g.xadj.size() - 1);
+  idx_t parts = static_cast<idx_t>(sizes.size());
+  double total = 0;
+  for (int s : sizes) total += s;
   std::vector<real_t> target(sizes.size());
-  for (std::size_t p = 0; p < sizes.size(); ++p) target[p] = static_cast<real_t>(sizes[p]) / static_cast<real_t>(n);
+  for (std::size_t p = 0; p < sizes.size(); ++p) target[p] = static_cast<real_t>(sizes[p]) / static_cast<real_t>(total);
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_SEED] = static_cast<idx_t>(seed % 1000003);
   idx_t constraints = 1, cut = 0;
   real_t imbalance = 1.03f;
   std::vector<idx_t> result(static_cast<std::size_t>(n), 0);
-  const int status = METIS_PartGraphRecursive(&n, &constraints, xadj.data(), adjncy.empty() ? nullptr : adjncy.data(),
-                                         nullptr, nullptr, adjwgt.empty() ? nullptr : adjwgt.data(), &parts,
-                                         target.data(), &imbalance, options, &cut, result.data());
-  if (status != METIS_OK) return block_parts(n, sizes);
+  const int status = METIS_PartGraphRecursive(&n, &constraints, g.xadj.data(), g.adjncy.empty() ? nullptr : g.adjncy.data(),
+                                              nullptr, nullptr, g.adjwgt.empty() ? nullptr : g.adjwgt.data(), &parts,
+                                              target.data(), &imbalance, options, &cut, result.data());
+  if (status != METIS_OK) result.clear();
+  return result;
+}
+
+double weight_scale(const graph::CommGraph& sym) {
+  double max_w = 0, total_w = 0;
+  for (TaskId t = 0; t < sym.num_tasks(); ++t)
+    for (double w : sym.out_weights(t)) max_w = std::max(max_w, w), total_w += w;
+  return max_w > 0 ? std::min(double(1 << 20) / max_w, double(1 << 30) / total_w) : 0;
+}
+
+/// METIS recursive bisection with target part weights proportional to the group sizes. With one
+/// part per node there are few tasks per part, which leaves k-way METIS little to coarsen: recursive
+/// bisection was 4-5x faster on 16,384 tasks in 512 parts, with a smaller cut on a shuffled stencil.
+std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> sizes, std::uint64_t seed) {
+  const TaskId n = sym.num_tasks();
+  if (sizes.size() == 1 || sym.num_edges() == 0) return block_parts(n, sizes);
+  std::vector<idx_t> unused;
+  MetisGraph g = metis_graph(sym, {}, weight_scale(sym), unused);
+  const std::vector<idx_t> result = metis_recursive(g, sizes, seed);
+  if (result.empty()) return block_parts(n, sizes);
   return std::vector<int>(result.begin(), result.end());
 }
+
+/// The same recursive bisection one cut at a time, so that a deadline can stop it: parts
+/// [lo, hi) of `sizes` share `tasks`; each range is cut in two halves of its parts by METIS
+/// (target weights as their sizes), and once the deadline has passed every range left is
+/// filled in task order instead. The cut sides only approximate their sizes (METIS allows 3%
+/// imbalance); repair_sizes() makes them exact.
+class TimedBisection {
+ public:
+  TimedBisection(const graph::CommGraph& sym, std::span<const int> sizes, std::uint64_t seed, const Deadline& deadline)
+      : sym_(sym), sizes_(sizes), seed_(seed), deadline_(deadline), scale_(weight_scale(sym)),
+        local_(static_cast<std::size_t>(sym.num_tasks()), -1), part_(static_cast<std::size_t>(sym.num_tasks()), 0) {}
+
+  std::vector<int> run() {
+    std::vector<TaskId> all(static_cast<std::size_t>(sym_.num_tasks()));
+    for (TaskId t = 0; t < sym_.num_tasks(); ++t) all[t] = t;
+    cut(all, 0, static_cast<int>(sizes_.size()));
+    return std::move(part_);
+  }
+
+ private:
+  void cut(std::span<const TaskId> tasks, int lo, int hi) {
+    if (tasks.empty()) return;
+    if (hi - lo == 1 || deadline_.passed() || sym_.num_edges() == 0) {
+      fill(tasks, lo, hi);
+      return;
+    }
+    const int mid = lo + (hi - lo) / 2;
+    int left = 0, right = 0;
+    for (int p = lo; p < mid; ++p) left += sizes_[p];
+    for (int p = mid; p < hi; ++p) right += sizes_[p];
+    MetisGraph g = metis_graph(sym_, tasks, scale_, local_);
+    const int halves[2] = {left, right};
+    const std::vector<idx_t> side = metis_recursive(g, halves, seed_ + static_cast<std::uint64_t>(lo));
+    if (side.empty()) {
+      fill(tasks, lo, hi);
+      return;
+    }
+    std::vector<TaskId> first, second;
+    for (std::size_t i = 0; i < tasks.size(); ++i) (side[i] == 0 ? first : second).push_back(tasks[i]);
+    cut(first, lo, mid);
+    cut(second, mid, hi);
+  }
+
+  /// Tasks in order into parts lo, lo+1, ... by their sizes (the last takes any excess).
+  void fill(std::span<const TaskId> tasks, int lo, int hi) {
+    int p = lo, used = 0;
+    for (TaskId t : tasks) {
+      while (p + 1 < hi && used >= sizes_[p]) ++p, used = 0;
+      part_[t] = p;
+      ++used;
+    }
+  }
+
+  const graph::CommGraph& sym_;
+  std::span<const int> sizes_;
+  std::uint64_t seed_;
+  const Deadline& deadline_;
+  double scale_;
+  std::vector<idx_t> local_;
+  std::vector<int> part_;
+};
 
 /// Moves tasks out of groups larger than their size into groups that are too small, each time the
 /// task that loses the least connection (bytes to the receiving group minus bytes to its own),
@@ -119,14 +213,16 @@ graph::CommGraph group_graph(const graph::CommGraph& graph, std::span<const int>
 
 }  // namespace
 
-std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed) {
+std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed,
+                                 const Deadline* deadline) {
   const graph::CommGraph sym = graph.symmetrized();
-  std::vector<int> part = metis_parts(sym, sizes, seed);
+  std::vector<int> part = deadline ? TimedBisection(sym, sizes, seed, *deadline).run() : metis_parts(sym, sizes, seed);
   repair_sizes(sym, sizes, part);
   return part;
 }
 
-Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed) {
+Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed,
+                          const Deadline* deadline) {
   if (graph.num_tasks() != alloc.num_slots())
     throw InputError("concentration: the graph has " + std::to_string(graph.num_tasks()) + " tasks but the allocation " +
                      std::to_string(alloc.num_slots()) + " slots");
@@ -144,7 +240,7 @@ Concentration concentrate(const graph::CommGraph& graph, const topology::Allocat
   } else {
     c.method = ConcentrationMethod::metis;
     c.task_grid.clear();
-    c.group_of_task = partition_exact(graph, c.group_size, seed);
+    c.group_of_task = partition_exact(graph, c.group_size, seed, deadline);
   }
   c.group_graph = group_graph(graph, c.group_of_task, alloc.num_nodes());
   return c;

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -36,6 +38,8 @@ std::vector<int> start_nodes(const topology::Allocation& alloc, int most_central
   return starts;
 }
 
+constexpr double kUnscored = std::numeric_limits<double>::infinity();
+
 struct Candidate {
   detail::Score score;
   std::size_t index = 0;
@@ -52,11 +56,16 @@ struct Candidate {
 // Runs mahd from every start node (or the first N of start_nodes() with `emahd:N`): the first with
 // both greedy variants as mahd does, the others with by_id. The runs share options.threads
 // threads; each mapping is scored by the objective and the best kept, ties going to the earlier
-// run. Runs after the first start's two are skipped once the time budget is spent.
+// run. Within the time budget: the concentration's partition stops at half of it (as in mahd), a
+// thread starts no run once the time left is less than its last run took, and a run the deadline
+// cuts short is dropped, except the first, which is then the answer (the tasks its greedy had not
+// placed keep the launcher's order of the free slots). So the runs end within the budget plus one
+// scoring.
 Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const Deadline deadline(options.time_budget_ms);
   const detail::MahdParameters params = detail::parse_mahd_parameters(options, "emahd", true);
-  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed);
+  const Deadline partition_deadline(detail::kConcentrationShare * options.time_budget_ms);
+  const detail::MahdProblem problem(graph, alloc, params.concentrate, options.seed, &partition_deadline);
   const detail::ObjectiveScorer score(graph, alloc, options);
   const std::vector<int> starts = start_nodes(alloc, problem.placer().most_central_node(), params.max_starts);
   const std::size_t runs = starts.size() + 1;  // the first start with both variants, the others by_id
@@ -65,12 +74,18 @@ Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& all
   std::mutex failure_mutex;
   const auto work = [&](Candidate& best) {
     try {
+      double last_run_ms = 0;
       for (std::size_t i = next++; i < runs; i = next++) {
-        if (i > 1 && deadline.passed()) break;
+        if (i > 0 && deadline.remaining_ms() < last_run_ms) break;
+        const auto start = std::chrono::steady_clock::now();
         const auto variant = i == 1 ? detail::GreedyVariant::from_centre : detail::GreedyVariant::by_id;
-        Candidate c{{}, i, problem.mapping(problem.placer().place(starts[i == 0 ? 0 : i - 1], variant))};
-        c.score = score(c.mapping);
+        const detail::Placement run = problem.placer().place(starts[i == 0 ? 0 : i - 1], variant, &deadline);
+        if (run.cut && i > 0) break;
+        Candidate c{{}, i, problem.mapping(run.node_of_item)};
+        // A cut first run is the answer only if nothing else finishes: it is not worth a scoring.
+        c.score = run.cut ? detail::Score{kUnscored, kUnscored} : score(c.mapping);
         if (c.better_than(best)) best = std::move(c);
+        last_run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       }
     } catch (...) {
       next = runs;

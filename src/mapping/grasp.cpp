@@ -97,7 +97,8 @@ Mapping map_grasp(const graph::CommGraph& graph, const topology::Allocation& all
       const long it = next.fetch_add(1);
       if (iterations ? it >= iterations : it > 0 && deadline.passed()) break;
       std::mt19937_64 rng(iteration_seed(options.seed, it));
-      std::vector<int> nodes = it == 0 && options.initial ? problem.nodes_of(*options.initial) : grasp::construct(problem, rng);
+      std::vector<int> nodes =
+          it == 0 && options.initial ? problem.nodes_of(*options.initial) : grasp::construct(problem, rng, limit);
       grasp::local_search(problem, nodes, limit, rng);
       best[w].offer(problem.cost(nodes), it, nodes);
       if (w == 0 && options.progress)

@@ -46,9 +46,11 @@ inline constexpr int kTableNodes = 2048;
 
 /// Greedy randomised construction: a heavy edge from a restricted candidate list seeds the
 /// placement; then the unplaced task most attached to placed ones goes, in turn, to one of the
-/// kRclSize free nodes where it adds the least hop-bytes, chosen at random.
+/// kRclSize free nodes where it adds the least hop-bytes, chosen at random. Once `deadline` (if
+/// given) has passed, the tasks left take the free room in the launcher's order (by task id, the
+/// lowest node with room first).
 inline constexpr int kRclSize = 2;
-std::vector<int> construct(const QapProblem& problem, std::mt19937_64& rng);
+std::vector<int> construct(const QapProblem& problem, std::mt19937_64& rng, const Deadline* deadline = nullptr);
 
 /// 2-swap local search, best improvement per task, until no swap helps or the deadline passes
 /// (nullptr: no deadline). Swap partners of a task are all tasks when there are at most

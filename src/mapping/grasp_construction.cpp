@@ -19,6 +19,7 @@ class FreeNodes {
     }
   }
   const std::vector<int>& nodes() const { return list_; }
+  int room(int node) const { return room_[node]; }
   void take(int node) {
     if (--room_[node] > 0) return;
     const int last = list_.back();
@@ -90,9 +91,23 @@ std::pair<TaskId, TaskId> seed_edge(const graph::CommGraph& flows, std::mt19937_
   return heavy[std::uniform_int_distribution<std::size_t>(0, heavy.size() - 1)(rng)];
 }
 
+/// Tasks not yet placed, in id order, into the lowest nodes with room.
+void fill_in_node_order(std::vector<int>& node_of, FreeNodes& free) {
+  int node = 0;
+  for (int& placed_on : node_of) {
+    if (placed_on >= 0) continue;
+    while (free.room(node) == 0) ++node;
+    placed_on = node;
+    free.take(node);
+  }
+}
+
+/// How many placements go between two looks at the clock.
+constexpr TaskId kClockEvery = 64;
+
 }  // namespace
 
-std::vector<int> construct(const QapProblem& problem, std::mt19937_64& rng) {
+std::vector<int> construct(const QapProblem& problem, std::mt19937_64& rng, const Deadline* deadline) {
   const TaskId n = problem.num_tasks();
   const graph::CommGraph& flows = problem.flows();
   std::vector<int> node_of(n, -1);
@@ -120,6 +135,10 @@ std::vector<int> construct(const QapProblem& problem, std::mt19937_64& rng) {
   std::shuffle(leftovers.begin(), leftovers.end(), rng);
   std::size_t next_leftover = 0;
   for (TaskId placed = second >= 0 ? 2 : 1; placed < n; ++placed) {
+    if (deadline && placed % kClockEvery == 0 && deadline->passed()) {
+      fill_in_node_order(node_of, free);
+      return node_of;
+    }
     TaskId t = -1;
     while (!frontier.empty() && t < 0) {
       const auto [bytes, tie, task] = frontier.top();

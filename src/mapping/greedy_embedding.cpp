@@ -84,7 +84,7 @@ TaskId most_central_item(const graph::CommGraph& g, const std::vector<TaskId>& i
 class GreedyRun {
  public:
   GreedyRun(const GreedyPlacer& placer, GreedyVariant variant);
-  std::vector<int> run(int start_node);
+  Placement run(int start_node, const Deadline* deadline);
 
  private:
   bool fits(int node, TaskId item) const {
@@ -99,6 +99,7 @@ class GreedyRun {
   int search(TaskId item);
   int scan_open(TaskId item, const topology::Coords& center);
   void place(TaskId item, int node);
+  void fill_in_node_order();
 
   const GreedyPlacer& placer_;
   const graph::CommGraph& graph_;
@@ -148,14 +149,45 @@ GreedyRun::GreedyRun(const GreedyPlacer& placer, GreedyVariant variant)
   anchor_index_.assign(static_cast<std::size_t>(nodes), -1);
 }
 
-std::vector<int> GreedyRun::run(int start_node) {
+Placement GreedyRun::run(int start_node, const Deadline* deadline) {
   for (TaskId placed = 0; placed < graph_.num_tasks(); ++placed) {
+    if (deadline && placed % GreedyPlacer::kClockEvery == 0 && deadline->passed()) {
+      fill_in_node_order();
+      return {std::move(node_of_item_), true};
+    }
     const bool centre_start = placed == 0 && variant_ == GreedyVariant::from_centre;
     TaskId item = centre_start ? placer_.central_first_ : next_item();
     if (item < 0) item = next_component_start();
     place(item, choose_node(item, placed == 0 ? start_node : -2));
   }
-  return std::move(node_of_item_);
+  return {std::move(node_of_item_), false};
+}
+
+// Items in id order take the lowest free node that fits: with exact fit, the lowest empty node
+// of their size (check_feasible() made sure the sizes balance, and the greedy keeps them so).
+void GreedyRun::fill_in_node_order() {
+  const PlacementProblem& p = placer_.problem_;
+  const int nodes = static_cast<int>(free_.size());
+  std::map<int, std::vector<int>> empty_of_size;  // lowest index last
+  for (int node = nodes - 1; node >= 0; --node)
+    if (p.exact_fit && free_[node] > 0 && free_[node] == p.capacity[node]) empty_of_size[free_[node]].push_back(node);
+  int cursor = 0;
+  for (TaskId item = 0; item < graph_.num_tasks(); ++item) {
+    if (node_of_item_[item] >= 0) continue;
+    int node = -1;
+    if (p.exact_fit) {
+      std::vector<int>& empty = empty_of_size[p.demand[item]];
+      if (empty.empty()) throw std::logic_error("greedy placement: no node left for an item");
+      node = empty.back();
+      empty.pop_back();
+    } else {
+      while (cursor < nodes && free_[cursor] < p.demand[item]) ++cursor;
+      if (cursor == nodes) throw std::logic_error("greedy placement: no node left for an item");
+      node = cursor;
+    }
+    node_of_item_[item] = node;
+    free_[node] -= p.demand[item];
+  }
 }
 
 TaskId GreedyRun::next_item() {
@@ -344,8 +376,8 @@ GreedyPlacer::GreedyPlacer(const topology::Allocation& alloc, PlacementProblem p
   }
 }
 
-std::vector<int> GreedyPlacer::place(int start_node, GreedyVariant variant) const {
-  return GreedyRun(*this, variant).run(start_node);
+Placement GreedyPlacer::place(int start_node, GreedyVariant variant, const Deadline* deadline) const {
+  return GreedyRun(*this, variant).run(start_node, deadline);
 }
 
 Mapping slots_from_nodes(const topology::Allocation& alloc, std::span<const int> node_of_task) {

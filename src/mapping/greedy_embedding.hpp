@@ -42,6 +42,14 @@ enum class Target {
   last_placed_neighbour  ///< gge: the nearest free node to the neighbour placed most recently
 };
 
+/// One greedy run's result.
+struct Placement {
+  std::vector<int> node_of_item;
+  /// The deadline passed before the greedy ended: the items it had not placed took the free room
+  /// in node order (the launcher's order), which is valid but not the greedy's choice.
+  bool cut = false;
+};
+
 /// The first item (most bytes, then most neighbours; see GreedyVariant) goes onto a start node,
 /// each next item onto
 /// the fitting node that is best for its target. The best node is found by walking rings of
@@ -49,15 +57,19 @@ enum class Target {
 /// farther node can be better (a node r hops from the centre c costs at least W*r - cost(c));
 /// when the rings would visit more grid points than there are open nodes, the open nodes are
 /// scanned instead. Off grids the search goes group by group instead of ring by ring (LevelSearch).
-/// Components of the graph follow each other, each starting next to the last placed node.
+/// Components of the graph follow each other, each starting next to the last placed node. A run
+/// looks at the deadline, if given, every kClockEvery items.
 class GreedyPlacer {
  public:
   GreedyPlacer(const topology::Allocation& alloc, PlacementProblem problem, NextItem next, Target target);
 
-  /// node_of_item. `start_node` receives the first item (if it does not fit, the nearest node that
-  /// does); -1 means the most central node, the one with the least hop distance to all others.
-  /// Safe to call from several threads at once.
-  std::vector<int> place(int start_node = -1, GreedyVariant variant = GreedyVariant::by_id) const;
+  static constexpr int kClockEvery = 64;
+
+  /// `start_node` receives the first item (if it does not fit, the nearest node that does); -1
+  /// means the most central node, the one with the least hop distance to all others. Safe to call
+  /// from several threads at once.
+  Placement place(int start_node = -1, GreedyVariant variant = GreedyVariant::by_id,
+                  const Deadline* deadline = nullptr) const;
 
   int most_central_node() const noexcept { return most_central_; }
 

@@ -32,12 +32,12 @@ MahdParameters parse_mahd_parameters(const MapOptions& options, std::string_view
 }
 
 MahdProblem::MahdProblem(const graph::CommGraph& graph, const topology::Allocation& alloc, bool concentrate,
-                         std::uint64_t seed)
+                         std::uint64_t seed, const Deadline* partition_deadline)
     : alloc_(alloc) {
   PlacementProblem problem;
   problem.capacity = node_slot_counts(alloc);
   if (concentrate && alloc.max_ppn() > 1) {
-    concentration_ = mapping::concentrate(graph, alloc, seed);
+    concentration_ = mapping::concentrate(graph, alloc, seed, partition_deadline);
     item_graph_ = concentration_->group_graph.symmetrized();
     problem.demand = concentration_->group_size;
     problem.exact_fit = true;

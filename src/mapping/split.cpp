@@ -10,6 +10,7 @@
 #include <boost/graph/cuthill_mckee_ordering.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 
@@ -283,6 +284,10 @@ std::vector<TaskId> cuthill_mckee_order(const graph::CommGraph& graph) {
   return {order.begin(), order.end()};
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 double objective_value(const graph::CommGraph& graph, const Allocation& alloc, const Mapping& m,
                        const MapOptions& options) {
   if (options.objective == Objective::hop_bytes) return metrics::hop_bytes(graph, alloc, m);
@@ -303,35 +308,41 @@ std::vector<int> matching_dimensions(const std::vector<int>& shape, const std::v
 
 }  // namespace
 
+// Two candidate task grids, each mapped, and the better by the objective kept (the first on a tie).
+// A graph with grid structure: its own grid, or the virtual grid in rank order, since detection
+// can find a grid that fits the edges but not the machine (a binomial tree is a hypercube
+// stencil). Otherwise: the virtual grid in rank order, or in Cuthill-McKee order, which keeps
+// neighbours in nearby positions when rank order means nothing. Within the time budget: the
+// second candidate is made only if the time left covers making it (as long as the first took)
+// and scoring both, and is dropped if the deadline passes meanwhile; so a run ends within the
+// budget plus one objective evaluation, or at the first candidate.
 Mapping map_split(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
   if (!options.parameter.empty()) throw InputError("split: takes no parameter, got '" + options.parameter + "'");
   topology::require_grid(alloc.network(), "split");
+  const Deadline deadline(options.time_budget_ms);
   const NodeGeometry geometry(alloc);
   const TaskId n = graph.num_tasks();
   const std::vector<int> spreads = allocation_spreads(alloc);
   const std::vector<int> virtual_grid = virtual_shape(n, spreads);
-  // Two candidate task grids, each mapped, and the better by the objective kept. A graph with grid
-  // structure: its own grid, or the virtual grid in rank order, since detection can find a grid
-  // that fits the edges but not the machine (a binomial tree is a hypercube stencil). Otherwise:
-  // the virtual grid in rank order, or in Cuthill-McKee order, which keeps neighbours in nearby
-  // positions when rank order means nothing.
-  std::vector<std::pair<std::vector<int>, std::vector<TaskId>>> candidates;
   const std::vector<int> detected = detect_task_grid(graph);
-  candidates.emplace_back(virtual_grid, identity_mapping(n));
-  if (detected.empty())
-    candidates.emplace_back(virtual_grid, cuthill_mckee_order(graph));
-  else if (detected != virtual_grid)
-    candidates.emplace(candidates.begin(), detected, identity_mapping(n));
-  Mapping best;
-  double best_value = 0;
-  for (const auto& [shape, order] : candidates) {
-    Mapping m = Splitter(alloc, geometry, lay_out(order, shape), static_cast<int>(shape.size()),
-                         matching_dimensions(shape, spreads))
-                    .run();
-    const double value = objective_value(graph, alloc, m, options);
-    if (best.empty() || value < best_value) best = std::move(m), best_value = value;
-  }
-  return best;
+  const auto split_along = [&](const std::vector<int>& shape, std::span<const TaskId> order) {
+    return Splitter(alloc, geometry, lay_out(order, shape), static_cast<int>(shape.size()),
+                    matching_dimensions(shape, spreads))
+        .run();
+  };
+  const bool own_grid = !detected.empty() && detected != virtual_grid;
+  auto start = std::chrono::steady_clock::now();
+  Mapping first = split_along(own_grid ? detected : virtual_grid, identity_mapping(n));
+  if (!detected.empty() && !own_grid) return first;  // the detected grid is the virtual one: one candidate
+  const double first_ms = ms_since(start);
+  if (deadline.remaining_ms() < first_ms) return first;
+  start = std::chrono::steady_clock::now();
+  const double first_value = objective_value(graph, alloc, first, options);
+  if (deadline.remaining_ms() < first_ms + ms_since(start)) return first;
+  Mapping second = own_grid ? split_along(virtual_grid, identity_mapping(n))
+                            : split_along(virtual_grid, cuthill_mckee_order(graph));
+  if (deadline.passed()) return first;
+  return objective_value(graph, alloc, second, options) < first_value ? second : first;
 }
 
 }  // namespace rankmap::mapping

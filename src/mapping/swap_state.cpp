@@ -1,7 +1,6 @@
-// Incremental objective bookkeeping for pairwise swaps: re-routing two tasks' flows, a max tree of
-// channel loads, hop-bytes, and the tasks that may load the hottest channel.
+// Incremental objective bookkeeping for pairwise swaps: re-routing two tasks' flows, channel loads
+// in max trees, hop-bytes, and the tasks that may load the hottest channel.
 #include "swap_state.hpp"
-
 
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
@@ -48,58 +47,6 @@ bool may_cross(const topology::Grid& g, const topology::Coords& s, const topolog
 }
 
 }  // namespace
-
-MaxTree::MaxTree(const std::vector<double>& values) {
-  while (size_ < values.size()) size_ *= 2;
-  tree_.assign(2 * size_, -std::numeric_limits<double>::infinity());
-  count_.assign(2 * size_, 0);
-  std::copy(values.begin(), values.end(), tree_.begin() + static_cast<std::ptrdiff_t>(size_));
-  std::fill_n(count_.begin() + static_cast<std::ptrdiff_t>(size_), values.size(), 1);
-  for (std::size_t i = size_ - 1; i >= 1; --i) pull(i);
-}
-
-void MaxTree::pull(std::size_t i) {
-  const double left = tree_[2 * i], right = tree_[2 * i + 1];
-  tree_[i] = std::max(left, right);
-  count_[i] = (left == tree_[i] ? count_[2 * i] : 0) + (right == tree_[i] ? count_[2 * i + 1] : 0);
-}
-
-void MaxTree::set(std::size_t i, double v) {
-  i += size_;
-  tree_[i] = v;
-  for (i /= 2; i >= 1; i /= 2) {
-    const double old_max = tree_[i];
-    const std::size_t old_count = count_[i];
-    pull(i);
-    if (tree_[i] == old_max && count_[i] == old_count) break;  // nothing above changes
-  }
-}
-
-std::size_t MaxTree::argmax() const {
-  std::size_t i = 1;
-  while (i < size_) i = tree_[2 * i] >= tree_[2 * i + 1] ? 2 * i : 2 * i + 1;
-  return i - size_;
-}
-
-InEdges::InEdges(const graph::CommGraph& graph) {
-  const auto tasks = static_cast<std::size_t>(graph.num_tasks());
-  offsets.assign(tasks + 1, 0);
-  for (TaskId t = 0; t < graph.num_tasks(); ++t)
-    for (TaskId x : graph.out_neighbors(t)) ++offsets[x + 1];
-  for (std::size_t t = 0; t < tasks; ++t) offsets[t + 1] += offsets[t];
-  sources.resize(static_cast<std::size_t>(graph.num_edges()));
-  weights.resize(sources.size());
-  std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
-  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-    const auto targets = graph.out_neighbors(t);
-    const auto out_weights = graph.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      const std::int64_t at = fill[targets[k]]++;
-      sources[at] = t;
-      weights[at] = out_weights[k];
-    }
-  }
-}
 
 SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
                      Mapping initial, const Deadline& deadline)
@@ -155,7 +102,7 @@ void SwapState::initial_loads(const Deadline& deadline) {
 }
 
 template <typename Visit>
-void SwapState::for_each_in_edge(const InEdges& in, TaskId t, Visit&& visit) const {
+void SwapState::for_each_in_edge(const graph::InEdges& in, TaskId t, Visit&& visit) const {
   for (std::int64_t k = in.offsets[t]; k < in.offsets[t + 1]; ++k) visit(in.sources[k], in.weights[k]);
 }
 

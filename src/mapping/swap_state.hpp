@@ -4,40 +4,15 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include "graph/in_edges.hpp"
 #include "grid_search.hpp"
+#include "max_tree.hpp"
 #include "network_geometry.hpp"
 
 #include <memory>
 #include <vector>
 
 namespace rankmap::mapping::detail {
-
-/// Channel loads in a max segment tree: a point update is O(log C); the maximum and how many
-/// channels carry it (equal loads compare exactly) are O(1).
-class MaxTree {
- public:
-  explicit MaxTree(const std::vector<double>& values);
-  double value(std::size_t i) const { return tree_[size_ + i]; }
-  void set(std::size_t i, double v);
-  double max() const { return tree_[1]; }
-  std::size_t count_at_max() const { return count_[1]; }
-  std::size_t argmax() const;
-
- private:
-  void pull(std::size_t i);
-  std::size_t size_ = 1;
-  std::vector<double> tree_;
-  std::vector<std::size_t> count_;
-};
-
-/// The in-edges of a graph in CSR form.
-struct InEdges {
-  /// By a counting sort: CommGraph::transposed() sorts every edge, which costs more.
-  explicit InEdges(const graph::CommGraph& graph);
-  std::vector<std::int64_t> offsets;
-  std::vector<TaskId> sources;
-  std::vector<double> weights;
-};
 
 /// The current mapping, its objective and what a swap needs to be judged without recomputing
 /// everything: a swap of tasks a and b re-routes only the flows of their edges. Under MCL the
@@ -122,9 +97,9 @@ class SwapState {
  private:
   /// The flows of one phase: its graph's edges, and the loads they put on every channel.
   struct Phase {
-    Phase(const graph::CommGraph* g, const InEdges* i) : graph(g), in(i) {}
+    Phase(const graph::CommGraph* g, const graph::InEdges* i) : graph(g), in(i) {}
     const graph::CommGraph* graph;
-    const InEdges* in;
+    const graph::InEdges* in;
     std::unique_ptr<MaxTree> loads;
     double inv_scale = 1;  ///< 1 / the phase's initial MCL
     double ceiling = 0;    ///< under `shorten`
@@ -135,7 +110,7 @@ class SwapState {
   bool add_flow(int p, int src, int dst, double bytes, double ceiling);
   void initial_loads(const Deadline& deadline);
   template <typename Visit>
-  void for_each_in_edge(const InEdges& in, TaskId t, Visit&& visit) const;
+  void for_each_in_edge(const graph::InEdges& in, TaskId t, Visit&& visit) const;
   bool try_swap_mcl(TaskId a, TaskId b);
   void collect_flows(int p, TaskId a, TaskId b);
   /// The hop-bytes change of swapping a and b, from their edges alone.
@@ -169,8 +144,8 @@ class SwapState {
   const topology::Allocation& alloc_;
   NodeLookup lookup_;
   DenseHops hops_;
-  InEdges in_;
-  std::vector<InEdges> phase_in_;  ///< of options.phases
+  graph::InEdges in_;
+  std::vector<graph::InEdges> phase_in_;  ///< of options.phases
   std::vector<Phase> phases_;      ///< under MCL
   ChannelId channels_ = 0;         ///< per phase; channel c of phase p is p * channels_ + c in delta_
   int hot_phase_ = 0;              ///< the phase hot_tasks() looks at next

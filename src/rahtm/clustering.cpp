@@ -21,10 +21,11 @@ std::string shape_text(const std::vector<int>& shape) {
   return s;
 }
 
-double metis_node_cut(const graph::CommGraph& graph, const BlockTree& tree, std::uint64_t seed) {
+double metis_node_cut(const graph::CommGraph& graph, const BlockTree& tree, std::uint64_t seed,
+                      const mapping::Deadline* deadline) {
   std::vector<int> sizes;
   for (int leaf : tree.leaves()) sizes.push_back(static_cast<int>(tree.block(leaf).slots));
-  return cut_weight(graph, mapping::partition_exact(graph, sizes, seed));
+  return cut_weight(graph, mapping::partition_exact(graph, sizes, seed, deadline));
 }
 
 }  // namespace
@@ -36,8 +37,9 @@ std::vector<std::int64_t> level_sizes(const BlockTree& tree) {
   return sizes;
 }
 
-Clustering::Clustering(const graph::CommGraph& graph, const BlockTree& tree, const ClusteringParams& params)
-    : seed_(params.seed) {
+Clustering::Clustering(const graph::CommGraph& graph, const BlockTree& tree, const ClusteringParams& params,
+                       const mapping::Deadline* deadline)
+    : seed_(params.seed), deadline_(deadline) {
   if (params.mode == ClusterMode::metis) return;
   if (!tree.is_regular()) {
     if (params.mode == ClusterMode::tile)
@@ -57,12 +59,12 @@ Clustering::Clustering(const graph::CommGraph& graph, const BlockTree& tree, con
       throw InputError("rahtm: grid=" + shape_text(params.task_grid) +
                        " cannot be cut into the tiles the hierarchy needs (level sizes must divide its sides)");
   } else {
-    tiling = infer_tiling(graph, sizes);
+    tiling = infer_tiling(graph, sizes, deadline_);
     if (!tiling) {
       if (params.mode == ClusterMode::tile) throw InputError("rahtm: cluster=tile: no tiling fits the task count");
       return;
     }
-    if (params.mode == ClusterMode::automatic && tiling->cuts.front() > kGridTolerance * metis_node_cut(graph, tree, seed_))
+    if (params.mode == ClusterMode::automatic && tiling->cuts.front() > kGridTolerance * metis_node_cut(graph, tree, seed_, deadline_))
       return;
   }
   use_tiling(*tiling, tree);
@@ -89,7 +91,8 @@ std::vector<std::vector<TaskId>> Clustering::split(const graph::CommGraph& graph
   std::vector<int> sizes;
   for (int child : b.child_of_vertex)
     if (child >= 0) sizes.push_back(static_cast<int>(tree.block(child).slots));
-  const std::vector<int> part = mapping::partition_exact(induced_subgraph(graph, tasks), sizes, seed_ + block);
+  const std::vector<int> part =
+      mapping::partition_exact(induced_subgraph(graph, tasks), sizes, seed_ + block, deadline_);
   parts.resize(sizes.size());
   for (std::size_t i = 0; i < tasks.size(); ++i) parts[part[i]].push_back(tasks[i]);
   return parts;

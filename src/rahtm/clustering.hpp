@@ -5,6 +5,7 @@
 #include "tiling.hpp"
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/mapping/mapping.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,7 @@ struct ClusteringParams {
   ClusterMode mode = ClusterMode::automatic;
   std::vector<int> task_grid;  ///< the task grid when known (`rahtm:grid=128x128`); else inferred
   std::uint64_t seed = 1;
+  friend bool operator==(const ClusteringParams&, const ClusteringParams&) = default;
 };
 
 /// How the tasks of every block are divided among its children.
@@ -38,7 +40,10 @@ struct ClusteringParams {
 /// tasks are split top-down by METIS into parts of exactly its children's slot counts.
 class Clustering {
  public:
-  Clustering(const graph::CommGraph& graph, const BlockTree& tree, const ClusteringParams& params);
+  /// `deadline`, if given, bounds every METIS partition (mapping::partition_exact()) and the search
+  /// for a tiling (infer_tiling()).
+  Clustering(const graph::CommGraph& graph, const BlockTree& tree, const ClusteringParams& params,
+             const mapping::Deadline* deadline = nullptr);
 
   bool tiled() const { return !cluster_of_depth_.empty(); }
   /// What was chosen, for reports: `tiling 128x128: 4x8 | 2x1 | 4x4 | 2x8` or `metis`.
@@ -54,6 +59,7 @@ class Clustering {
 
   std::vector<std::vector<int>> cluster_of_depth_;  ///< tiling: the cluster of every task at every depth
   std::uint64_t seed_;
+  const mapping::Deadline* deadline_;
   std::string description_ = "metis";
 };
 

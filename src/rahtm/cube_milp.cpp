@@ -317,7 +317,10 @@ void run_cbc(const CubeMilpModel& model_data, const std::vector<double>& start, 
   CbcHeuristicLocal local(model);
   model.addHeuristic(&local);
   model.setMaximumNodes(options.max_nodes);
+  // Wall-clock seconds, which is what a time budget limits: counting CPU time (CBC's default), a
+  // MILP given 0.36 s took 1.5 s on a loaded machine.
   model.setMaximumSeconds(options.max_seconds);
+  model.setUseElapsedTime(true);
   model.setBestSolution(start.data(), static_cast<int>(start.size()), start.back(), true);
   model.branchAndBound();
   proven = model.isProvenOptimal() && !model.isNodeLimitReached() && !model.isSecondsLimitReached();

@@ -11,7 +11,7 @@ struct CubeMilpOptions {
   /// Branch-and-bound nodes CBC may explore. A node limit, unlike a time limit, keeps the
   /// result independent of the machine's speed and load.
   int max_nodes = 20000;
-  /// A safety net only: when it stops a search the result can depend on timing.
+  /// A safety net only, in wall-clock seconds: when it stops a search the result can depend on timing.
   double max_seconds = 30;
 };
 

@@ -150,7 +150,7 @@ CubePlacement search_cube(const CubeProblem& problem, std::span<const int> start
     for (int v = u + 1; v < problem.num_vertices(); ++v)
       if (problem.vertex_size[u] == problem.vertex_size[v] && problem.vertex_size[u] > 0) moves.emplace_back(u, v);
   if (!moves.empty()) {
-    for (int kick = 0; kick < options.kicks; ++kick) {
+    for (int kick = 0; kick < options.kicks && !(options.deadline && options.deadline->passed()); ++kick) {
       SwapSearch trial = best;
       const int swaps = 2 + static_cast<int>(rng() % 3);
       for (int s = 0; s < swaps; ++s) {

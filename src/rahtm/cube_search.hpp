@@ -3,6 +3,8 @@
 
 #include "cube_problem.hpp"
 
+#include <rankmap/mapping/mapping.hpp>
+
 #include <cstdint>
 
 namespace rankmap::rahtm {
@@ -10,6 +12,7 @@ namespace rankmap::rahtm {
 struct CubeSearchOptions {
   int kicks = 200;         ///< random perturbations of the best placement, each followed by descent
   std::uint64_t seed = 1;  ///< the search is deterministic for a given seed
+  const mapping::Deadline* deadline = nullptr;  ///< optional: no kick starts once it has passed
 };
 
 /// Improves `start` (vertex_of per cluster) by best-improvement swaps of the contents of two

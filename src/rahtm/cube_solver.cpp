@@ -61,12 +61,20 @@ CubeProblem reorder_clusters(const CubeProblem& p, const std::vector<int>& order
   return c;
 }
 
-CubePlacement CubeSolver::solve_one(const CubeProblem& canonical) const {
+CubePlacement CubeSolver::solve_one(const CubeProblem& canonical, bool& milp_skipped) const {
   const std::vector<int> start = ordered_placement(canonical);
-  CubePlacement best = search_cube(canonical, start, options_.search);
-  if (options_.use_milp && canonical.dims > 0 && cube_milp_columns(canonical) <= options_.max_milp_columns)
-    best = solve_cube_milp(canonical, best.vertex_of, options_.milp);
-  return best;
+  CubeSearchOptions search = options_.search;
+  search.deadline = options_.deadline;
+  CubePlacement best = search_cube(canonical, start, search);
+  if (!options_.use_milp || canonical.dims == 0 || cube_milp_columns(canonical) > options_.max_milp_columns) return best;
+  CubeMilpOptions milp = options_.milp;
+  if (options_.deadline) {
+    const double seconds_left = options_.deadline->remaining_ms() / 1000;
+    milp_skipped = seconds_left <= 0;
+    if (milp_skipped) return best;
+    milp.max_seconds = std::min(milp.max_seconds, seconds_left);
+  }
+  return solve_cube_milp(canonical, best.vertex_of, milp);
 }
 
 std::vector<CubePlacement> CubeSolver::solve_all(const std::vector<CubeProblem>& problems,
@@ -81,17 +89,21 @@ std::vector<CubePlacement> CubeSolver::solve_all(const std::vector<CubeProblem>&
     if (!cache_.count(forms[i].key) && first_of_key.emplace(forms[i].key, i).second) to_solve.push_back(i);
   }
   std::vector<CubePlacement> solved(to_solve.size());
+  std::vector<char> skipped(to_solve.size(), 0);
   parallel_for(
       to_solve.size(), options_.threads,
       [&](std::size_t j, int) {
         const std::size_t i = to_solve[j];
-        solved[j] = solve_one(reorder_clusters(problems[i], forms[i].order));
+        bool milp_skipped = false;
+        solved[j] = solve_one(reorder_clusters(problems[i], forms[i].order), milp_skipped);
+        skipped[j] = milp_skipped;
       },
       [&](std::size_t done) {
         if (report) report(done, to_solve.size());
       });
   for (std::size_t j = 0; j < to_solve.size(); ++j) {
     stats_.proven += solved[j].proven_optimal;
+    stats_.milp_skipped += skipped[j];
     const CubeProblem& p = problems[to_solve[j]];
     stats_.too_large += options_.use_milp && p.dims > 0 && cube_milp_columns(p) > options_.max_milp_columns;
     cache_.emplace(forms[to_solve[j]].key, std::move(solved[j]));

@@ -31,6 +31,9 @@ struct CubeSolverOptions {
   /// finish their root LP in reasonable time, let alone prove anything.
   std::int64_t max_milp_columns = 5000;
   int threads = 1;
+  /// Optional: the local search's kicks stop at it, a MILP starts only before it (the problem
+  /// then keeps the local search's answer, as with use_milp false) and CBC stops at it.
+  const mapping::Deadline* deadline = nullptr;
 };
 
 struct CubeSolverStats {
@@ -38,6 +41,7 @@ struct CubeSolverStats {
   int solved = 0;    ///< distinct problems solved (the rest came from the cache)
   int proven = 0;    ///< of those, proven optimal by CBC
   int too_large = 0; ///< of those, too large for the MILP (local search only)
+  int milp_skipped = 0;  ///< of those, whose MILP the deadline skipped (local search only)
 };
 
 class CubeSolver {
@@ -53,7 +57,8 @@ class CubeSolver {
   const CubeSolverStats& stats() const { return stats_; }
 
  private:
-  CubePlacement solve_one(const CubeProblem& canonical) const;
+  /// `milp_skipped` becomes true if the deadline left no time for the MILP.
+  CubePlacement solve_one(const CubeProblem& canonical, bool& milp_skipped) const;
 
   CubeSolverOptions options_;
   std::unordered_map<std::string, CubePlacement> cache_;  ///< canonical key -> canonical placement

@@ -5,6 +5,7 @@
 #include "orientation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <unordered_map>
 
@@ -62,6 +63,64 @@ std::vector<char> lead_choices(const Box& parent, const std::vector<MergeChild>&
   return choices;
 }
 
+/// The estimated work of merging a block, in arbitrary units: its flows grow with its slots, and
+/// the beam scores every orientation of a child on its best partial solution and up to 2 * beam
+/// of them on each of the others.
+double merge_work(double slots, double turns, int beam) {
+  return slots * (turns + (beam - 1) * std::min(turns, 2.0 * beam));
+}
+
+/// Narrows the beam as the deadline approaches: the time per unit of merge_work() is measured on
+/// the merges done so far, and the beam is halved until the merges left would fit the time left.
+class BeamPacer {
+ public:
+  BeamPacer(const BlockTree& tree, const topology::Grid& grid, const MergeOptions& options)
+      : options_(options), slots_(tree.num_blocks(), 0.0), turns_(tree.num_blocks(), 0.0), pending_(tree.num_blocks(), 0) {
+    for (int b = 0; b < tree.num_blocks(); ++b) {
+      const Block& block = tree.block(b);
+      if (block.is_leaf()) continue;
+      const int first = *std::max_element(block.child_of_vertex.begin(), block.child_of_vertex.end());
+      slots_[b] = static_cast<double>(block.slots);
+      turns_[b] = static_cast<double>(box_orientations(tree.block(first).box, grid, options.max_orientations).size());
+      pending_[b] = 1;
+    }
+  }
+
+  double work(int block, int beam) const { return merge_work(slots_[block], turns_[block], beam); }
+
+  /// The beam for `block`, or 0 once the deadline has passed.
+  int beam_for(int block) const {
+    if (!options_.deadline) return options_.beam;
+    if (options_.deadline->passed()) return 0;
+    int beam = options_.beam;
+    if (done_work_ <= 0) return beam;
+    const double ms_per_work = spent_ms_ / done_work_;
+    const double left_ms = options_.deadline->remaining_ms();
+    while (beam > 1 && ms_per_work * (work(block, beam) + work_left(block, beam)) > left_ms) beam /= 2;
+    return beam;
+  }
+
+  void finished(int block, int beam, double ms) {
+    pending_[block] = 0;
+    done_work_ += work(block, beam);
+    spent_ms_ += ms;
+  }
+
+ private:
+  /// Of the blocks still pending other than `block`, at this beam.
+  double work_left(int block, int beam) const {
+    double sum = 0;
+    for (std::size_t b = 0; b < pending_.size(); ++b)
+      if (pending_[b] && static_cast<int>(b) != block) sum += work(static_cast<int>(b), beam);
+    return sum;
+  }
+
+  const MergeOptions& options_;
+  std::vector<double> slots_, turns_;
+  std::vector<char> pending_;
+  double done_work_ = 0, spent_ms_ = 0;
+};
+
 class MergeDriver {
  public:
   MergeDriver(const graph::CommGraph& graph, const topology::Allocation& alloc, const BlockTree& tree,
@@ -71,8 +130,9 @@ class MergeDriver {
     for (int i = 0; i < alloc.num_nodes(); ++i) alloc_node_of_.emplace(alloc.node(i), i);
   }
 
-  /// Merges every block of a depth; report(block, fraction) hears each block's progress.
-  void merge_depth(int depth, const std::function<void(int, double)>& report) {
+  /// Merges every block of a depth, each with the beam `pacer` allows; report(block, fraction)
+  /// hears each block's progress.
+  void merge_depth(int depth, BeamPacer& pacer, MergeStats& stats, const std::function<void(int, double)>& report) {
     std::vector<std::vector<TaskId>> tasks_of(tree_.num_blocks());
     for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
       const int b = ancestor_[depth][node_of_task_[t]];
@@ -80,9 +140,16 @@ class MergeDriver {
     }
     for (int b : tree_.blocks_at_depth(depth))
       if (!tree_.block(b).is_leaf()) {
-        merge_block(b, tasks_of[b], [&report, b](double f) {
+        const int beam = pacer.beam_for(b);
+        const auto start = std::chrono::steady_clock::now();
+        const bool cut = beam == 0 || !merge_block(b, tasks_of[b], beam, [&report, b](double f) {
           if (f < 1.0) report(b, f);  // the end is reported once, below
         });
+        stats.merges_cut += cut;
+        if (beam > 0) {
+          stats.narrowest_beam = std::min(stats.narrowest_beam, beam);
+          pacer.finished(b, beam, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
         report(b, 1.0);
       }
   }
@@ -118,7 +185,8 @@ class MergeDriver {
     return child;
   }
 
-  void merge_block(int block, const std::vector<TaskId>& tasks, const std::function<void(double)>& report) {
+  /// False if the deadline stopped the merge (the children then stay as they are).
+  bool merge_block(int block, const std::vector<TaskId>& tasks, int beam, const std::function<void(double)>& report) {
     const Block& b = tree_.block(block);
     std::vector<int> children;  // block indices, in vertex order
     std::vector<int> index_of(tree_.num_blocks(), -1);
@@ -130,15 +198,18 @@ class MergeDriver {
       merge_children_data.push_back(make_child(c));
       any_choice = any_choice || merge_children_data.back().cell_image.size() > 1;
     }
-    if (!any_choice || children.size() < 2) return;
+    if (!any_choice || children.size() < 2) return true;
     const std::vector<MergeFlow> flows = block_flows(b.depth, index_of, merge_children_data, tasks);
     const std::string routing_name = routing_.name();
     if (routing_name == "adaptive" || routing_name == "adaptive-hop") {
       const int lead = merge_order(merge_children_data, flows, routing_, &workspace_).front();
       merge_children_data[lead].lead_choices = lead_choices(b.box, merge_children_data, lead, alloc_.grid());
     }
-    const BeamResult result = merge_children(merge_children_data, flows, routing_, {options_.beam, options_.threads, report, &workspace_});
+    const BeamResult result =
+        merge_children(merge_children_data, flows, routing_, {beam, options_.threads, report, &workspace_, options_.deadline});
+    if (result.cut) return false;
     apply(b.depth, index_of, merge_children_data, result, tasks);
+    return true;
   }
 
   std::vector<MergeFlow> block_flows(int depth, const std::vector<int>& index_of, const std::vector<MergeChild>& kids,
@@ -194,28 +265,24 @@ class MergeDriver {
 
 }  // namespace
 
-void merge_blocks(const graph::CommGraph& graph, const topology::Allocation& alloc, const BlockTree& tree,
-                  const topology::RoutingModel& routing, std::vector<int>& node_of_task, const MergeOptions& options,
-                  const std::function<void(double)>& report) {
+MergeStats merge_blocks(const graph::CommGraph& graph, const topology::Allocation& alloc, const BlockTree& tree,
+                        const topology::RoutingModel& routing, std::vector<int>& node_of_task,
+                        const MergeOptions& options, const std::function<void(double)>& report) {
   MergeDriver driver(graph, alloc, tree, routing, node_of_task, options);
-  // Progress in units of estimated work: a block's flows grow with its slots, and the beam
-  // scores every orientation of a child on its best partial solution and up to 2 * beam of
-  // them on each of the others.
+  BeamPacer pacer(tree, alloc.grid(), options);
+  // Progress in units of estimated work at the full beam.
   std::vector<double> weight(tree.num_blocks(), 0.0);
   double total = 0, done = 0;
-  for (int b = 0; b < tree.num_blocks(); ++b) {
-    const Block& block = tree.block(b);
-    if (block.is_leaf()) continue;
-    const Box& first_child = tree.block(*std::max_element(block.child_of_vertex.begin(), block.child_of_vertex.end())).box;
-    const double turns = static_cast<double>(box_orientations(first_child, alloc.grid(), options.max_orientations).size());
-    weight[b] = static_cast<double>(block.slots) * (turns + (options.beam - 1) * std::min(turns, 2.0 * options.beam));
-    total += weight[b];
-  }
+  for (int b = 0; b < tree.num_blocks(); ++b)
+    if (!tree.block(b).is_leaf()) total += weight[b] = pacer.work(b, options.beam);
+  MergeStats stats;
+  stats.narrowest_beam = options.beam;
   for (int depth = tree.height() - 2; depth >= 0; --depth)
-    driver.merge_depth(depth, [&](int block, double fraction) {
+    driver.merge_depth(depth, pacer, stats, [&](int block, double fraction) {
       if (report) report((done + weight[block] * fraction) / total);
       if (fraction >= 1.0) done += weight[block];
     });
+  return stats;
 }
 
 }  // namespace rankmap::rahtm

@@ -4,6 +4,7 @@
 #include "block_tree.hpp"
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/allocation.hpp>
 #include <rankmap/topology/routing.hpp>
 
@@ -18,6 +19,15 @@ struct MergeOptions {
   /// Orientations tried per child at most (2^n n! grows fast); fewer for boxes of many cells,
   /// so that the cell tables of one merge stay within ~2^22 entries per child.
   std::size_t max_orientations = 3840;
+  /// Optional: the beam is narrowed so that the merges left fit the time left, a merge the
+  /// deadline stops keeps its children as they are, and none starts once it has passed.
+  const mapping::Deadline* deadline = nullptr;
+};
+
+/// What the deadline did to the merges.
+struct MergeStats {
+  int narrowest_beam = 0;  ///< the smallest beam a merge used (MergeOptions::beam unless narrowed)
+  int merges_cut = 0;      ///< block merges stopped or skipped: their children keep the top-down placement
 };
 
 /// Walks the block tree from the deepest internal level up to the root. At every block whose
@@ -26,7 +36,7 @@ struct MergeOptions {
 /// orientation per child for the traffic inside the block, and the tasks of each child move
 /// accordingly. `node_of_task` (dense allocation node per task) is updated in place.
 /// `report(fraction)` runs on the calling thread.
-void merge_blocks(const graph::CommGraph& graph, const topology::Allocation& alloc, const BlockTree& tree,
+MergeStats merge_blocks(const graph::CommGraph& graph, const topology::Allocation& alloc, const BlockTree& tree,
                   const topology::RoutingModel& routing, std::vector<int>& node_of_task, const MergeOptions& options,
                   const std::function<void(double)>& report);
 

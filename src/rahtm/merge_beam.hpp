@@ -4,6 +4,7 @@
 #include "block_tree.hpp"
 #include "orientation.hpp"
 
+#include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/routing.hpp>
 
 #include <cstdint>
@@ -34,6 +35,9 @@ struct BeamResult {
   std::vector<int> orientation;  ///< chosen entry of MergeChild::orientation_index, per child
   double mcl = 0;
   double sumsq = 0;
+  /// The deadline stopped the search: every child keeps its current orientation (entry 0), and
+  /// mcl and sumsq are not computed.
+  bool cut = false;
 };
 
 /// Route caches and buffers that merge_children() keeps from one call to the next, so that the
@@ -59,6 +63,9 @@ struct BeamOptions {
   std::function<void(double)> report;
   /// Optional: reused between calls (a private one otherwise).
   BeamWorkspace* workspace = nullptr;
+  /// Optional: looked at before every candidate is scored; once it has passed, the search stops
+  /// and the result is cut.
+  const mapping::Deadline* deadline = nullptr;
 };
 
 /// Orients the children one at a time, in decreasing order of their average pairwise MCL (the
@@ -68,7 +75,8 @@ struct BeamOptions {
 /// and keeps the `beam` best, ranked by (exact MCL of all the traffic placed so far
 /// under `routing`, then the sum of squared loads); only the new child's flows are routed, on
 /// top of the partial solution's loads. Exact duplicates (same load vector) are kept once.
-/// The answer is never worse than giving every child the same orientation, which is also tried.
+/// The answer is never worse than giving every child the same orientation, which is also tried,
+/// unless it is cut.
 BeamResult merge_children(const std::vector<MergeChild>& children, const std::vector<MergeFlow>& flows,
                           const topology::RoutingModel& routing, const BeamOptions& options);
 

@@ -1,4 +1,4 @@
-// The `rahtm:key=value,...` parameters, declared once with their defaults and help.
+// The `rahtm:key=value,...` parameters: one table of name, type, default, help and how each is stored.
 #pragma once
 
 #include "clustering.hpp"
@@ -14,6 +14,8 @@ enum class UnevenOrder {
   both,    ///< run both hierarchies and keep the lower MCL (only when they differ)
 };
 
+/// The defaults here are the ones the table in params.cpp shows (a unit test applies every
+/// default of the table and compares).
 struct RahtmParams {
   ClusteringParams clustering;
   int max_cube_dims = 4;
@@ -26,18 +28,25 @@ struct RahtmParams {
   int milp_max_columns = 5000;
   double milp_seconds = 30;
   int kicks = 300;
+  int beam = 64;  ///< partial solutions the merge keeps per step
+  friend bool operator==(const RahtmParams&, const RahtmParams&) = default;
 };
 
-struct ParamInfo {
+/// One parameter: what it is called, what it takes, its default, what it does, and how a value
+/// is stored (throwing InputError with a message that does not repeat the name).
+struct ParamRow {
   std::string_view name;
+  std::string_view type;
   std::string_view default_value;
   std::string_view help;
+  void (*apply)(RahtmParams&, std::string_view value);
 };
 
-/// Every parameter rahtm accepts (for docs and `rankmap map --help`).
-std::span<const ParamInfo> rahtm_param_table();
+/// Every parameter rahtm accepts, in the order `rankmap map --help` and docs/rahtm.md list them.
+std::span<const ParamRow> param_rows();
 
-/// Parses `grid=128x128,cluster=tile,...`; throws InputError naming the key or value at fault.
+/// Parses `grid=128x128,cluster=tile,...` over the defaults; throws InputError naming the key or
+/// value at fault.
 RahtmParams parse_rahtm_params(std::string_view text);
 
 }  // namespace rankmap::rahtm

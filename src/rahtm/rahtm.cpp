@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 
 namespace rankmap::rahtm {
@@ -48,6 +49,8 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   if (graph.num_tasks() != alloc.num_slots())
     throw InputError("rahtm: the graph has " + std::to_string(graph.num_tasks()) + " tasks but the allocation " +
                      std::to_string(alloc.num_slots()) + " slots");
+  const mapping::Deadline deadline(options.time_budget_ms);
+  const mapping::Deadline top_down_deadline(kTopDownBudgetShare * options.time_budget_ms);
   RahtmParams params = parse_rahtm_params(options.parameter);
   params.clustering.seed = options.seed;
   const auto routing = topology::make_routing_model(alloc.grid(), options.routing);
@@ -73,38 +76,58 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   solver_options.max_milp_columns = params.milp_max_columns;
   solver_options.use_milp = params.use_milp;
   solver_options.threads = threads;
+  solver_options.deadline = &top_down_deadline;
   CubeSolver solver(solver_options);
 
-  // Top-down mapping of every hierarchy first, on the shared solver (its cube problems recur
-  // between hierarchies and are solved in parallel), then the merges, one hierarchy per thread:
-  // a merge's beam parallelises poorly at 1,024 tasks, independent hierarchies perfectly.
-  const std::size_t n = trees.size();
+  // Top-down mapping of every hierarchy the budget leaves time for first, on the shared solver
+  // (its cube problems recur between hierarchies and are solved in parallel), then the merges,
+  // one hierarchy per thread: a merge's beam parallelises poorly at 1,024 tasks, independent
+  // hierarchies perfectly.
+  std::size_t n = trees.size();
   std::vector<std::atomic<double>> done(n);
   auto report_progress = [&] {
     if (!options.progress) return;
     double sum = 0;
     for (const auto& f : done) sum += f.load();
-    options.progress(sum / static_cast<double>(n));
+    options.progress(sum / static_cast<double>(trees.size()));
   };
   std::vector<std::vector<int>> node_of_task(n);
   std::vector<std::string> clustering_of(n);
+  double last_top_down_ms = 0;
   for (std::size_t h = 0; h < n; ++h) {
-    const Clustering clustering(graph, trees[h], params.clustering);
+    // Another hierarchy only if the time left for phases 1 and 2 covers one more like the last.
+    if (h > 0 && top_down_deadline.remaining_ms() < last_top_down_ms) {
+      for (std::size_t k = h; k < n; ++k) done[k] = 1;  // left out
+      n = h;
+      break;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const Clustering clustering(graph, trees[h], params.clustering, &top_down_deadline);
     clustering_of[h] = clustering.description();
     node_of_task[h] = map_top_down(graph, trees[h], clustering, solver, [&, h](double f) {
       done[h] = kTopDownShare * f;
       report_progress();
     });
+    last_top_down_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   const int outer = static_cast<int>(std::min<std::size_t>(n, static_cast<std::size_t>(threads)));
-  const MergeOptions merge_options{std::max(1, options.beam), std::max(1, threads / outer)};
+  // Each wave of `outer` hierarchies merges until its share of the time left has passed.
+  const std::size_t waves = (n + outer - 1) / outer;
+  const double merge_ms = std::max(0.0, deadline.remaining_ms());
+  std::vector<mapping::Deadline> merge_deadline;
+  for (std::size_t h = 0; h < n; ++h)
+    merge_deadline.emplace_back(merge_ms * static_cast<double>(h / outer + 1) / static_cast<double>(waves));
   std::vector<mapping::Mapping> slot_of(n);
   std::vector<double> mcl(n);
+  std::vector<MergeStats> merge_stats(n);
   parallel_for(n, outer, [&](std::size_t h, int worker) {
-    merge_blocks(graph, alloc, trees[h], *routing, node_of_task[h], merge_options, [&, h, worker](double f) {
-      done[h] = kTopDownShare + (1 - kTopDownShare) * f;
-      if (worker == 0) report_progress();  // MapOptions::progress runs on the calling thread only
-    });
+    const MergeOptions merge_options{params.beam, std::max(1, threads / outer), MergeOptions{}.max_orientations,
+                                     &merge_deadline[h]};
+    merge_stats[h] = merge_blocks(graph, alloc, trees[h], *routing, node_of_task[h], merge_options,
+                                  [&, h, worker](double f) {
+                                    done[h] = kTopDownShare + (1 - kTopDownShare) * f;
+                                    if (worker == 0) report_progress();  // MapOptions::progress: the calling thread only
+                                  });
     slot_of[h] = slots_from_nodes(alloc, node_of_task[h]);
     mcl[h] = metrics::max_channel_load(graph, alloc, slot_of[h], *routing);
   });
@@ -116,11 +139,18 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   best_report.mcl = mcl[best];
   if (report) {
     *report = best_report;
-    report->hierarchies = static_cast<int>(trees.size());
+    report->hierarchies = static_cast<int>(n);
+    report->hierarchies_skipped = static_cast<int>(trees.size() - n);
     report->cube_problems = solver.stats().problems;
     report->cube_solved = solver.stats().solved;
     report->cube_proven = solver.stats().proven;
     report->cube_too_large = solver.stats().too_large;
+    report->milp_skipped = solver.stats().milp_skipped;
+    report->narrowest_beam = params.beam;
+    for (const MergeStats& s : merge_stats) {
+      report->narrowest_beam = std::min(report->narrowest_beam, s.narrowest_beam);
+      report->merges_cut += s.merges_cut;
+    }
   }
   return std::move(slot_of[best]);
 }

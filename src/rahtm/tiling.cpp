@@ -62,6 +62,23 @@ bool better_cuts(const std::vector<double>& a, const std::vector<double>& b) {
   return false;
 }
 
+/// The least cut of one level over every tile shape of `cells` cells dividing `grid`, and the shape
+/// and clusters that give it (the first such shape in lexicographic order); no shape if none divides.
+struct LevelChoice {
+  std::vector<int> tile;
+  std::vector<int> clusters;
+  double cut = 0;
+};
+LevelChoice best_level(const graph::CommGraph& graph, const std::vector<int>& grid, std::int64_t cells) {
+  LevelChoice best;
+  for (const std::vector<int>& tile : tile_shapes(grid, cells)) {
+    std::vector<int> cluster = clusters_of(grid, tile);
+    const double cut = cut_weight(graph, cluster);
+    if (best.tile.empty() || less_cut(cut, best.cut)) best = {tile, std::move(cluster), cut};
+  }
+  return best;
+}
+
 }  // namespace
 
 std::optional<Tiling> tile_levels(const graph::CommGraph& graph, std::span<const int> task_grid,
@@ -71,25 +88,19 @@ std::optional<Tiling> tile_levels(const graph::CommGraph& graph, std::span<const
   std::vector<int> grid = tiling.task_grid;
   graph::CommGraph current = graph;
   for (std::int64_t size : level_sizes) {
-    std::vector<int> best_tile;
-    std::vector<int> best_clusters;
-    double best_cut = 0;
-    for (const std::vector<int>& tile : tile_shapes(grid, size)) {
-      std::vector<int> cluster = clusters_of(grid, tile);
-      const double cut = cut_weight(current, cluster);
-      if (best_tile.empty() || less_cut(cut, best_cut)) best_tile = tile, best_clusters = std::move(cluster), best_cut = cut;
-    }
-    if (best_tile.empty()) return std::nullopt;
+    LevelChoice best = best_level(current, grid, size);
+    if (best.tile.empty()) return std::nullopt;
     int clusters = 1;
-    for (std::size_t k = 0; k < grid.size(); ++k) grid[k] /= best_tile[k], clusters *= grid[k];
-    current = contract(current, best_clusters, clusters);
-    tiling.tiles.push_back(best_tile);
-    tiling.cuts.push_back(best_cut);
+    for (std::size_t k = 0; k < grid.size(); ++k) grid[k] /= best.tile[k], clusters *= grid[k];
+    current = contract(current, best.clusters, clusters);
+    tiling.tiles.push_back(best.tile);
+    tiling.cuts.push_back(best.cut);
   }
   return tiling;
 }
 
-std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes) {
+std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes,
+                                   const mapping::Deadline* deadline) {
   const int n = graph.num_tasks();
   std::vector<std::vector<int>> shapes = {{n}};
   for (int a : divisors(n)) {
@@ -99,9 +110,26 @@ std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<cons
   for (int a : divisors(n))
     for (int b : divisors(n / a))
       if (a > 1 && b > 1 && n / a / b > 1) shapes.push_back({a, b, n / a / b});
+  // Cuts compare bottom level first, so a shape whose best node-level cut is above the least one
+  // cannot win: only the others are tiled further (contracting the graph level by level is what
+  // costs; 46 shapes of 1,024 tasks).
+  if (level_sizes.empty()) return tile_levels(graph, shapes.front(), level_sizes);
+  std::vector<double> node_cut(shapes.size());
+  std::vector<char> fits(shapes.size(), 0);
+  bool any = false;
+  double least = 0;
+  const auto out_of_time = [&](std::size_t s) { return s > 0 && deadline && deadline->passed(); };
+  for (std::size_t s = 0; s < shapes.size() && !out_of_time(s); ++s) {
+    const LevelChoice level = best_level(graph, shapes[s], level_sizes.front());
+    if (level.tile.empty()) continue;
+    fits[s] = 1;
+    node_cut[s] = level.cut;
+    if (!any || less_cut(level.cut, least)) least = level.cut, any = true;
+  }
   std::optional<Tiling> best;
-  for (const auto& shape : shapes) {
-    std::optional<Tiling> t = tile_levels(graph, shape, level_sizes);
+  for (std::size_t s = 0; s < shapes.size() && !(best && out_of_time(s)); ++s) {
+    if (!fits[s] || less_cut(least, node_cut[s])) continue;
+    std::optional<Tiling> t = tile_levels(graph, shapes[s], level_sizes);
     if (t && (!best || better_cuts(t->cuts, best->cuts))) best = std::move(t);
   }
   return best;

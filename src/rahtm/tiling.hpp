@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/mapping/mapping.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -30,8 +31,11 @@ std::optional<Tiling> tile_levels(const graph::CommGraph& graph, std::span<const
 
 /// The best tiling over every way of seeing the tasks as a grid of one, two or three
 /// dimensions (all ordered factorisations of the task count), compared level by level from the
-/// bottom: the least node-level cut wins, the next level breaks ties, and so on.
-std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes);
+/// bottom: the least node-level cut wins, the next level breaks ties, and so on. Once `deadline`
+/// (if given) has passed, the grids not yet looked at are left out (the first, one-dimensional,
+/// always counts).
+std::optional<Tiling> infer_tiling(const graph::CommGraph& graph, std::span<const std::int64_t> level_sizes,
+                                   const mapping::Deadline* deadline = nullptr);
 
 /// Cluster of every task after `levels` levels of the tiling (0: every task its own cluster),
 /// numbered row-major over the grid of clusters.

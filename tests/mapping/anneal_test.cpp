@@ -18,24 +18,6 @@ namespace {
 using topology::Allocation;
 using topology::Grid;
 
-TEST(MaxTree, CountsTheChannelsAtTheMaximum) {
-  detail::MaxTree tree({3, 1, 3, 2, 0});
-  EXPECT_EQ(tree.max(), 3);
-  EXPECT_EQ(tree.count_at_max(), 2u);
-  tree.set(0, 1);
-  EXPECT_EQ(tree.count_at_max(), 1u);
-  EXPECT_EQ(tree.argmax(), 2u);
-  tree.set(4, 5);
-  EXPECT_EQ(tree.max(), 5);
-  EXPECT_EQ(tree.count_at_max(), 1u);
-  tree.set(4, 2);
-  EXPECT_EQ(tree.max(), 3);
-  EXPECT_EQ(tree.count_at_max(), 1u);
-  tree.set(2, 2);
-  EXPECT_EQ(tree.max(), 2);
-  EXPECT_EQ(tree.count_at_max(), 3u);  // channels 2, 3 and 4
-}
-
 /// A small NAS-BT-like sweep: q x q tasks, rank = j q + i, each sending to (i+1, j), (i, j+1) and
 /// (i-1, j+1) in three phases, 2 tasks per node on torus:4x4x2.
 struct SweepCase {

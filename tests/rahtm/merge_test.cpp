@@ -75,6 +75,17 @@ TEST(Merge, NeverWorseThanTheBestSingleOrientationAndExact) {
   }
 }
 
+TEST(Merge, APassedDeadlineLeavesEveryChildAsItIs) {
+  const Instance in = random_instance(3, 60);
+  const auto routing = topology::make_routing_model(in.grid, "adaptive");
+  const mapping::Deadline passed(0);
+  const BeamResult r = merge_children(in.children, in.flows, *routing, {8, 2, {}, nullptr, &passed});
+  EXPECT_TRUE(r.cut);
+  EXPECT_EQ(r.orientation, std::vector<int>(4, 0));
+  const mapping::Deadline ample(1e9);
+  EXPECT_FALSE(merge_children(in.children, in.flows, *routing, {8, 2, {}, nullptr, &ample}).cut);
+}
+
 TEST(Merge, ABeamAsWideAsTheSearchSpaceFindsTheOptimum) {
   // Each 2x2x2 child of torus:4x4x2 has 16 orientations (dims 0 and 1 are sub-rings and may be
   // exchanged, dim 2 is a whole ring of 2; all three reflect), so 16^3 partial solutions fit a

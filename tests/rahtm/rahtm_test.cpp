@@ -18,12 +18,13 @@ namespace {
 using topology::Allocation;
 using topology::Grid;
 
-// Cheap settings: the cube problems are tested on their own, here only the pipeline matters.
-mapping::MapOptions quick(std::string parameter = "milp=off,kicks=20") {
+// Cheap settings: the cube problems are tested on their own, here only the pipeline matters. The
+// budget is ample, so that no deadline changes what these tests see.
+mapping::MapOptions quick(const std::string& parameter = "milp=off,kicks=20") {
   mapping::MapOptions o;
-  o.parameter = std::move(parameter);
+  o.parameter = parameter + ",beam=8";
   o.threads = 2;
-  o.beam = 8;
+  o.time_budget_ms = 1e9;
   return o;
 }
 
@@ -91,6 +92,33 @@ TEST(Rahtm, IsDeterministicForASeedWhateverTheThreads) {
   EXPECT_EQ(run_rahtm(g, alloc, options), first);
   options.threads = 1;
   EXPECT_EQ(run_rahtm(g, alloc, options), first);
+}
+
+TEST(Rahtm, WithNoTimeBudgetSkipsMilpsAndMergesButStillMaps) {
+  const auto g = graph::make_pattern({.name = "nas-bt", .dims = {}, .ranks = 64});
+  // Five dimensions: cubes of 4 and of 3 dimensions make two hierarchies.
+  const Allocation alloc = Allocation::full(Grid::parse("torus:2x2x2x2x2"), 2);
+  mapping::MapOptions options = quick("kicks=10,milp-nodes=5");  // MILPs on
+  RahtmReport ample;
+  EXPECT_TRUE(mapping::is_permutation(run_rahtm(g, alloc, options, &ample)));
+  EXPECT_EQ(ample.milp_skipped, 0);
+  EXPECT_GT(ample.cube_proven, 0);
+  EXPECT_EQ(ample.merges_cut, 0);
+  EXPECT_EQ(ample.narrowest_beam, 8);
+  EXPECT_EQ(ample.hierarchies_skipped, 0);
+  ASSERT_GT(ample.hierarchies, 1);
+  options.time_budget_ms = 0;
+  RahtmReport none;
+  const mapping::Mapping m = run_rahtm(g, alloc, options, &none);
+  EXPECT_EQ(m.size(), 64u);
+  EXPECT_TRUE(mapping::is_permutation(m));
+  EXPECT_GT(none.milp_skipped, 0);
+  EXPECT_EQ(none.cube_proven, 0);
+  EXPECT_GT(none.merges_cut, 0);
+  EXPECT_EQ(none.hierarchies, 1);
+  EXPECT_EQ(none.hierarchies_skipped, ample.hierarchies - 1);
+  const auto routing = topology::make_routing_model(alloc.grid(), "adaptive");
+  EXPECT_DOUBLE_EQ(none.mcl, metrics::max_channel_load(g, alloc, m, *routing));
 }
 
 TEST(Rahtm, ReportsProgressUpToOneOnTheCallingThread) {

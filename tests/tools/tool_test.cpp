@@ -94,6 +94,7 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_THAT(rankmap("emit --help").out, HasSubstr("openmpi-rankfile, mpich-hostfile, slurm-hostfile, bgq-mapfile"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, anneal, split, grasp"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("scotch"));
+  EXPECT_THAT(rankmap("map --help").out, HasSubstr("  beam=int" + std::string(12, ' ') + "partial solutions the merge keeps per step"));
   EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
 }
 
@@ -257,11 +258,11 @@ TEST_F(Tool, MapWithScotchUnderMcl) {
 // neighbouring nodes carries the 2 edges crossing it, 1 byte each way, so MCL 2 (identity: 9).
 TEST_F(Tool, MapWithRahtmTilesAStencil) {
   ASSERT_EQ(rankmap("gen stencil2d --dims 8x8 -o st.mtx").exit_code, 0);
-  const Outcome run = rankmap("map --graph st.mtx --topology torus:4x4 --ppn 4 --algo rahtm --beam 8 --threads 2 -o r.map");
+  const Outcome run = rankmap("map --graph st.mtx --topology torus:4x4 --ppn 4 --algo rahtm:beam=8 --threads 2 -o r.map");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("objective  mcl (adaptive)\nbefore     9 (identity)\nafter      2\n"));
   const auto j = eval_json("--graph st.mtx --topology torus:4x4 --ppn 4 --mapping r.map");
-  EXPECT_EQ(j["algorithm"], "rahtm");
+  EXPECT_EQ(j["algorithm"], "rahtm:beam=8");
   EXPECT_DOUBLE_EQ(j["mcl_adaptive"].get<double>(), 2);
 }
 

@@ -46,13 +46,19 @@ std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const dou
 /// Part of every task, with exactly sizes[p] tasks in part p (the sizes add up to the task count):
 /// METIS recursive bisection on the symmetrized graph (seeded), then greedy moves of the least
 /// connected tasks until every part has its size. This is concentrate() without tiling, for any sizes.
-std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed);
+/// With a deadline the bisections are made one at a time, and once it has passed the parts left
+/// are filled with tasks in id order (the launcher's grouping), so the time after it is bounded by
+/// one bisection and the size repair.
+std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed,
+                                 const Deadline* deadline = nullptr);
 
 /// Groups the tasks of `graph` (graph.num_tasks() == alloc.num_slots()) into one group per node.
 /// Tiling is used when every node has the same slot count and the graph is a stencil whose grid
 /// admits a tile of that size; METIS recursive bisection (seeded) otherwise, followed by greedy moves of the
 /// least connected tasks until every group has exactly its node's size.
-Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed);
+/// `deadline`, if given, bounds the METIS partition as in partition_exact().
+Concentration concentrate(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed,
+                          const Deadline* deadline = nullptr);
 
 /// slot_of for groups placed on nodes: the tasks of group g take, in ascending order, the slots
 /// of node node_of_group[g], which must have group_size[g] slots.

@@ -39,7 +39,6 @@ struct MapOptions {
   double time_budget_ms = 200;    ///< how long a search may run; fast algorithms ignore it
   std::uint64_t seed = 1;
   int threads = 1;
-  int beam = 64;                  ///< beam width of merging searches (rahtm)
   std::string parameter;          ///< text after ':' in the name, e.g. `TEDCBA` in `dimorder:TEDCBA`
   const Mapping* initial = nullptr;  ///< the previous stage's result in a chain such as `mahd+refine`
   /// Optional: the graph's communication split into phases that run one after another, each with
