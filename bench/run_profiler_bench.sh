@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # Measures the overhead of RANKMAP_PROFILE (issue 15, target: at most 3%) and prints a markdown
-# section for BENCHMARKS.md: the message rate of 64-byte messages between 4 pairs of processes
-# (bench/message_rate.c, RANKS ranks, default one per core) plain, under the preload layer without a profile, and under the
-# preload layer recording a profile. The three runs alternate and each figure is the median of REPS
-# runs, so that the ratios compare measurements taken under the same load. A second table counts
-# instructions with callgrind (2 ranks, 2000 windows), which does not depend on the load: those of
-# the interposed MPI_Isend against those of PMPI_Isend, per message.
+# section for BENCHMARKS.md: the message rate of 64-byte messages between pairs of processes
+# (bench/message_rate.c) plain, under the preload layer without a profile, and under the preload
+# layer recording a profile. The three runs alternate in rounds, and each ratio is the median over
+# the rounds of the ratio to the plain run of the same round, so that every ratio compares runs taken
+# under the same load. It runs with one pair per core (RANKS defaults to nproc) and with the issue's 8
+# ranks (RANKS_OVERSUBSCRIBED), where on a small machine the scheduler, not the send path, sets the
+# rate. A second table counts instructions with callgrind (2 ranks, 2000 windows), which does not
+# depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
+# profile, against those of PMPI_Isend.
 # usage: bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
 #        with targets rankmap_preload and message_rate built)
 set -euo pipefail
 reps=${REPS:-15}
 seconds=${SECONDS_PER_RUN:-2}
-# One pair per core by default: oversubscribed ranks make the scheduler, not the send path, set the rate.
-ranks=${RANKS:-$(nproc)}
+ranks_list="${RANKS:-$(nproc)} ${RANKS_OVERSUBSCRIBED:-8}"
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-best() { sort -g | tail -n 1; }
 
 # launch MPI NP VAR=value... -- command...
 launch() {
@@ -43,48 +44,64 @@ rate() { awk '/messages_per_second/ {print $2}'; }
 echo "## Profiler overhead (issue 15)"
 echo
 echo "Measured with \`bench/run_profiler_bench.sh $*\` at commit $(git rev-parse --short HEAD) on $(nproc) cores"
-echo "($ranks ranks, shared with other jobs), $(date -u +%Y-%m-%d). Message rate of 64-byte"
-echo "\`MPI_Isend\`s in windows of 64 between $((ranks / 2)) pair(s) (\`bench/message_rate.c\`, ${seconds} s per run), $reps runs of each"
-echo "variant, alternating; the median, and the best run (the least disturbed by other jobs)."
+echo "(shared with other jobs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)), $(date -u +%Y-%m-%d)."
+echo "Message rate of 64-byte \`MPI_Isend\`s in windows of 64 between pairs of processes"
+echo "(\`bench/message_rate.c\`, ${seconds} s per run), $reps rounds of the three variants, alternating. Each"
+echo "ratio is the median over the rounds of the variant's rate over the plain rate of the same round;"
+echo "the rates are medians. With more ranks than cores the scheduler, not the send path, sets the rate."
 echo
-echo "| MPI | statistic | plain (msg/s) | preload, no profile | ratio | preload + RANKMAP_PROFILE | ratio (target ≥ 0.97) |"
-echo "|---|---|---|---|---|---|---|"
+echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for build in "$@"; do
   mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
   preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
   program="$build/bench/message_rate"
-  plain=() idle=() profiled=()
-  for _ in $(seq "$reps"); do
-    plain+=("$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate)")
-    idle+=("$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate)")
-    profiled+=("$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
-      RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate)")
-  done
-  for stat in median best; do
-    p=$(printf '%s\n' "${plain[@]}" | $stat)
-    i=$(printf '%s\n' "${idle[@]}" | $stat)
-    q=$(printf '%s\n' "${profiled[@]}" | $stat)
-    awk -v m="$mpi" -v s="$stat" -v p="$p" -v i="$i" -v q="$q" \
-      'BEGIN {printf "| %s | %s | %.3g | %.3g | %.3f | %.3g | %.3f |\n", m, s, p, i, i / p, q, q / p}'
+  for ranks in $ranks_list; do
+    plain=() idle=() profiled=() idle_ratio=() profiled_ratio=()
+    for _ in $(seq "$reps"); do
+      p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate)
+      i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate)
+      q=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
+        RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate)
+      plain+=("$p") idle+=("$i") profiled+=("$q")
+      idle_ratio+=("$(awk -v a="$i" -v b="$p" 'BEGIN {print a / b}')")
+      profiled_ratio+=("$(awk -v a="$q" -v b="$p" 'BEGIN {print a / b}')")
+    done
+    awk -v m="$mpi" -v n="$ranks" -v p="$(printf '%s\n' "${plain[@]}" | median)" \
+      -v i="$(printf '%s\n' "${idle[@]}" | median)" -v ir="$(printf '%s\n' "${idle_ratio[@]}" | median)" \
+      -v q="$(printf '%s\n' "${profiled[@]}" | median)" -v qr="$(printf '%s\n' "${profiled_ratio[@]}" | median)" \
+      'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %.3g | %.3f |\n", m, n, p, i, ir, q, qr}'
   done
 done
 
 echo
-echo "Instructions per \`MPI_Isend\` (callgrind, rank 0 of 2, 2000 windows of 64 messages, with RANKMAP_PROFILE):"
+echo "Instructions per \`MPI_Isend\` (callgrind, rank 0 of 2, 2000 windows of 64 messages): the"
+echo "interposed code's own (every function of the preload library that the call runs), against"
+echo "\`PMPI_Isend\`'s inclusive count in the same run."
 echo
-echo "| MPI | PMPI_Isend | interposed MPI_Isend | overhead (of PMPI_Isend alone) |"
-echo "|---|---|---|---|"
+echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE | profile's share of PMPI_Isend |"
+echo "|---|---:|---:|---:|---:|"
+# per_message FILE PATTERN: the summed self cost of the preload's functions whose name matches
+# PATTERN (callgrind lists them by source file, MPI's own without one), per message.
+per_message() {
+  callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | awk -v n=$(((2000 + 10) * 64)) -v pat="$2" '
+    $4 !~ /^\?\?\?:/ && $4 ~ pat {gsub(",", "", $1); s += $1} END {printf "%.0f", s / n}'
+}
 for build in "$@"; do
   mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
   preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
-  rm -f "$scratch"/cg.*
   if [ "$mpi" = openmpi ]; then rank_var=OMPI_COMM_WORLD_RANK; else rank_var=PMI_RANK; fi
-  launch "$mpi" 2 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2 RANKMAP_PROFILE="$scratch/cg_profile" -- \
-    valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.%q{$rank_var}" "$build/bench/message_rate" -w 2000 \
-    >/dev/null 2>&1
-  callgrind_annotate --inclusive=yes "$scratch/cg.0" 2>/dev/null | awk -v m="$mpi" '
-    / \?\?\?:PMPI_Isend / {gsub(",", "", $1); inner = $1}
-    /p2p_profiling.cpp:MPI_Isend / {gsub(",", "", $1); outer = $1}
-    END {n = (2000 + 10) * 64; printf "| %s | %.0f | %.0f | %.0f (%.1f%%) |\n", m, inner / n, outer / n, (outer - inner) / n,
-         100 * (outer - inner) / inner}'
+  for variant in idle profiled; do
+    profile=()
+    [ "$variant" = profiled ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile")
+    launch "$mpi" 2 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2 "${profile[@]}" -- \
+      valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.$variant.%q{$rank_var}" "$build/bench/message_rate" \
+      -w 2000 >/dev/null 2>&1
+  done
+  inner=$(callgrind_annotate --inclusive=yes "$scratch/cg.idle.0" 2>/dev/null |
+    awk -v n=$(((2000 + 10) * 64)) '/ \?\?\?:PMPI_Isend / && !seen {gsub(",", "", $1); printf "%.0f", $1 / n; seen = 1}')
+  idle=$(per_message "$scratch/cg.idle.0" 'Isend')
+  counted=$(per_message "$scratch/cg.profiled.0" 'Isend')
+  awk -v m="$mpi" -v p="$inner" -v i="$idle" -v c="$counted" \
+    'BEGIN {printf "| %s | %d | %d | %d | %.1f%% |\n", m, p, i, c, 100 * c / p}'
 done

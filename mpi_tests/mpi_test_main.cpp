@@ -31,10 +31,21 @@ class FailurePrinter : public ::testing::EmptyTestEventListener {
   int rank_;
 };
 
+/// MPI_Init, or with MPITEST_THREAD_MULTIPLE, MPI_Init_thread asking for MPI_THREAD_MULTIPLE (the
+/// tests check the level provided).
+void init(int* argc, char*** argv) {
+#ifdef MPITEST_THREAD_MULTIPLE
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+#else
+  MPI_Init(argc, argv);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -54,9 +54,9 @@ inline std::vector<VertexLists> lists_from_edges(int n, const std::vector<std::a
 
 /// A ring through a scrambled order of the vertices, both directions with distinct weights, so
 /// that ring neighbours sit far apart in the launcher's order and a mapper has something to gain.
-/// No parallel edges: a ring of two is a single edge each way.
-inline std::vector<VertexLists> scrambled_ring(int n) {
-  const std::vector<int> order = scramble(n, 7);
+/// No parallel edges: a ring of two is a single edge each way. `seed` chooses the order.
+inline std::vector<VertexLists> scrambled_ring(int n, std::uint64_t seed = 7) {
+  const std::vector<int> order = scramble(n, seed);
   std::vector<std::array<int, 3>> edges;
   for (int i = 0; i < (n > 2 ? n : n - 1); ++i) {
     const int a = order[i], b = order[(i + 1) % n];

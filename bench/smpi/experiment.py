@@ -27,6 +27,7 @@ import json
 import math
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -192,6 +193,7 @@ class Experiment:
         self.bin = os.path.abspath(args.bin)
         self.tool = Rankmap(args.rankmap)
         self.preload = os.path.abspath(args.preload) if args.preload else None
+        self.recorded_phases = os.path.abspath(args.recorded_phases) if args.recorded_phases else None
         self.results = Store(os.path.join(self.out, "results.jsonl"))
         self.metrics = Store(os.path.join(self.out, "metrics.jsonl"))
         self.mappings = Store(os.path.join(self.out, "mappings.jsonl"))
@@ -241,6 +243,11 @@ class Experiment:
         # The phases depend on the program and its rank count only, so every platform shares one recording.
         prefix = os.path.join(self.out, "recorded-phases", f"{program}-{tasks}", "recorded")
         os.makedirs(os.path.dirname(prefix), exist_ok=True)
+        earlier = os.path.join(self.recorded_phases or "", f"{program}-{tasks}", "recorded")
+        if self.recorded_phases and not glob.glob(prefix + ".phase*.mtx") and glob.glob(earlier + ".phase*.mtx"):
+            log(f"using the phases of {program} on {tasks} ranks recorded in {self.recorded_phases}")
+            for f in glob.glob(earlier + ".*"):
+                shutil.copy(f, os.path.dirname(prefix))
         if not glob.glob(prefix + ".phase*.mtx"):
             if not self.preload:
                 raise SystemExit("experiment: recording phases needs --preload (librankmap_preload.so, Open MPI)")
@@ -476,6 +483,8 @@ def main(argv):
     parser.add_argument("--bin", required=True, help="directory of the smpicc-built programs and treematch_perm")
     parser.add_argument("--rankmap", help="the rankmap tool (optional until it is built)")
     parser.add_argument("--preload", help="librankmap_preload.so built for Open MPI, which records the phases of bt and sp")
+    parser.add_argument("--recorded-phases", help="a folder of earlier recordings, <program>-<ranks>/recorded.phase<k>.mtx "
+                        "(bench/smpi/results/recorded-phases-1024), used instead of recording again")
     parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
     parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
     parser.add_argument("--stop-at", help="UTC time HH:MM after which no simulation starts")

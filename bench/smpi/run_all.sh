@@ -7,6 +7,8 @@
 #   RANKMAP=path/to/rankmap              the tool (default build/tools/rankmap)
 #   PRELOAD=path/to/librankmap_preload.so  Open MPI's, which records the phases of bt and sp (default next to
 #                                        the tool: ../src/pmpi/librankmap_preload.so)
+#   RECORDED_PHASES=DIR                  earlier recordings of bt/sp phases to reuse (default
+#                                        bench/smpi/results/recorded-phases-1024, recorded with MPICH)
 #   SMPI_ONLY="8x8x8/halo3d ..."         restrict the matrix (experiment.py --only)
 #   SMPI_ALGOS="scotch,rahtm"            restrict the mappings (experiment.py --algos; identity always runs)
 #   SMPI_STOP_AT=HH:MM                   start no simulation after this UTC time (experiment.py --stop-at)
@@ -37,7 +39,8 @@ extra=()
 for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
 [ -n "${SMPI_ALGOS:-}" ] && extra+=(--algos "$SMPI_ALGOS")
 [ -n "${SMPI_STOP_AT:-}" ] && extra+=(--stop-at "$SMPI_STOP_AT")
-python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" --preload "$preload" "${extra[@]}"
+python3 "$here/experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" --preload "$preload" \
+  --recorded-phases "${RECORDED_PHASES:-$here/results/recorded-phases-1024}" "${extra[@]}"
 
 echo "== writing BENCHMARKS.md"
 heading=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a RANKMAP_PROFILE profile against the traffic its test program is known to send.
 
-  check_profile.py PREFIX --program traffic_kinds|fortran --np N [--nodes K]
+  check_profile.py PREFIX --program traffic_kinds|send_cache|fortran --np N [--nodes K]
 
 The expected bytes are computed here from each program's source, by MPI's rules (neighbourhood
 order of a Cartesian communicator, a sub-communicator's ranks), independently of rankmap. Every
@@ -34,6 +34,18 @@ def traffic_kinds(p):
     return [one, two], collectives
 
 
+def send_cache(p):
+    """send_cache.c: two phases, split by MPI_Pcontrol; the sends with bad tags are not counted."""
+    one, two = defaultdict(int), defaultdict(int)
+    for r in range(p):
+        for k in range(1, 5):
+            one[(r, (r + k) % p)] += 5 * k * 4 + 5 * k * 8          # 10 rounds: k ints, then k doubles
+        one[(r, (r + 1) % p)] += 3 * 2 * 3 * 4 + 3 * 2 * 5 * 8       # derived types of 3 ints, then 5 doubles
+        one[(r, (r + 1) % p)] += 4 + 4                               # MPI_Sendrecv and MPI_Send of one int
+        two[(r, (r + 1) % p)] += 3 * 7 * 4
+    return [one, two], {("allreduce", p): (p, p * 4)}
+
+
 def fortran(p):
     """profile_fortran.F90: one phase."""
     edges = defaultdict(int)
@@ -42,6 +54,9 @@ def fortran(p):
         edges[(r, (r + 2) % p)] += 10 * 8                           # MPI_ISEND 10 double precision
         edges[(r, (r + 3) % p)] += 2 * 5 * 4                        # MPI_SEND_INIT 5 integers, started twice
     return [edges], {("allreduce", p): (p, p * 3 * 4), ("barrier", p): (p, 0)}
+
+
+PROGRAMS = {"traffic_kinds": traffic_kinds, "send_cache": send_cache, "fortran": fortran}
 
 
 def read_mtx(path, p):
@@ -84,11 +99,11 @@ def collectives_of(summary):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("prefix")
-    parser.add_argument("--program", choices=["traffic_kinds", "fortran"], required=True)
+    parser.add_argument("--program", choices=sorted(PROGRAMS), required=True)
     parser.add_argument("--np", type=int, required=True)
     parser.add_argument("--nodes", type=int, help="the number of node lines PREFIX.coords and PREFIX.hosts must have")
     args = parser.parse_args()
-    phases, collectives = (traffic_kinds if args.program == "traffic_kinds" else fortran)(args.np)
+    phases, collectives = PROGRAMS[args.program](args.np)
     ok = True
     total = defaultdict(int)
     for phase in phases:

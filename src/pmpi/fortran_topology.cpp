@@ -59,24 +59,31 @@ void dist_graph_create(MPI_Fint* comm, MPI_Fint* n, MPI_Fint* sources, MPI_Fint*
   finish(rc, result, newcomm, ierr);
 }
 
+/// LOGICAL periods as C's 0 or 1 (nonzero .TRUE. values differ between compilers). Should the copy
+/// fail, the Fortran values themselves, which C reads alike (nonzero is true), so that this process
+/// never fails alone before the engine's agreement.
+const int* c_periods(const MPI_Fint* ndims, const MPI_Fint* periods, std::vector<int>& copy) noexcept {
+  try {
+    copy.assign(static_cast<std::size_t>(*ndims > 0 ? *ndims : 0), 0);
+    for (std::size_t d = 0; d < copy.size(); ++d) copy[d] = periods[d] != 0;
+    return copy.data();
+  } catch (...) {
+    return periods;
+  }
+}
+
 void cart_create(MPI_Fint* comm, MPI_Fint* ndims, MPI_Fint* dims, MPI_Fint* periods, MPI_Fint* reorder,
                  MPI_Fint* newcomm, MPI_Fint* ierr) {
   const ReentryGuard guard;
   MPI_Comm result = MPI_COMM_NULL;
-  // LOGICAL periods become C's 0 or 1 (nonzero .TRUE. values differ between compilers).
-  std::vector<int> periodic;
+  std::vector<int> copy;
+  const int* periodic = c_periods(ndims, periods, copy);
   const int rc = call_engine_or_plain(
       [&] {
-        periodic.assign(static_cast<std::size_t>(*ndims > 0 ? *ndims : 0), 0);
-        for (std::size_t d = 0; d < periodic.size(); ++d) periodic[d] = periods[d] != 0;
-        return runtime::cart_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *ndims, dims,
-                                    periodic.data(), *reorder != 0, &result);
+        return runtime::cart_create(runtime::Origin::interposed, PMPI_Comm_f2c(*comm), *ndims, dims, periodic,
+                                    *reorder != 0, &result);
       },
-      [&] {
-        return periodic.size() == static_cast<std::size_t>(*ndims > 0 ? *ndims : 0)
-                   ? PMPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, periodic.data(), *reorder, &result)
-                   : MPI_ERR_NO_MEM;
-      });
+      [&] { return PMPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, periodic, *reorder, &result); });
   finish(rc, result, newcomm, ierr);
 }
 

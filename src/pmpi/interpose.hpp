@@ -18,6 +18,8 @@ class ReentryGuard {
   ReentryGuard(const ReentryGuard&) = delete;
   ReentryGuard& operator=(const ReentryGuard&) = delete;
   bool outermost() const noexcept { return depth() == 1; }
+  /// True inside an interposed call of this thread, whose guard will record what it does.
+  static bool inside() noexcept { return depth() > 0; }
 
  private:
   // initial-exec: one %fs-relative load instead of a __tls_get_addr call per profiled message;

@@ -4,19 +4,21 @@
 
 namespace profiler = rankmap::runtime::profiler;
 
-#define RANKMAP_PROFILED_SEND(NAME)                                                                  \
-  RANKMAP_PROFILED(NAME, (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
-                   (buf, count, type, dest, tag, comm), profiler::send(comm, dest, count, type))
+#define RANKMAP_PROFILED_SEND(NAME)                                                                   \
+  RANKMAP_PROFILED_SEND_CALL(NAME,                                                                     \
+                             (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
+                             (buf, count, type, dest, tag, comm), comm, dest, count, type, tag, true)
 RANKMAP_PROFILED_SEND(Send)
 RANKMAP_PROFILED_SEND(Bsend)
 RANKMAP_PROFILED_SEND(Ssend)
 RANKMAP_PROFILED_SEND(Rsend)
 
 #define RANKMAP_PROFILED_ISEND(NAME)                                                                  \
-  RANKMAP_PROFILED(NAME,                                                                               \
-                   (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,   \
-                    MPI_Request* request),                                                             \
-                   (buf, count, type, dest, tag, comm, request), profiler::send(comm, dest, count, type))
+  RANKMAP_PROFILED_SEND_CALL(NAME,                                                                     \
+                             (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+                              MPI_Request* request),                                                   \
+                             (buf, count, type, dest, tag, comm, request), comm, dest, count, type, tag, \
+                             request != nullptr)
 RANKMAP_PROFILED_ISEND(Isend)
 RANKMAP_PROFILED_ISEND(Ibsend)
 RANKMAP_PROFILED_ISEND(Issend)
@@ -33,6 +35,7 @@ RANKMAP_PROFILED_SEND_INIT(Bsend_init)
 RANKMAP_PROFILED_SEND_INIT(Ssend_init)
 RANKMAP_PROFILED_SEND_INIT(Rsend_init)
 
+// Sendrecv's receive arguments are MPI's to check: recorded after the call.
 RANKMAP_PROFILED(Sendrecv,
                  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),

@@ -30,6 +30,25 @@
     return recorded_##NAME ARGS;                                                     \
   }
 
+/// The same for a point-to-point send, whose common case (profiler::counted_in_advance) is counted
+/// before the call, which is then a tail call. The counting is a function of its own, reached by a
+/// tail call too, so that the registers it needs are saved only when a profile is recorded. `VALID`
+/// is what MPI would also check and the profiler cannot (the request pointer of a non-blocking send).
+#define RANKMAP_PROFILED_SEND_CALL(NAME, PARAMS, ARGS, COMM, DEST, COUNT, TYPE, TAG, VALID)                     \
+  [[gnu::noinline]] static int recorded_##NAME PARAMS {                                                       \
+    RANKMAP_RECORDED_BODY(PMPI_##NAME ARGS, rankmap::runtime::profiler::send(COMM, DEST, COUNT, TYPE));       \
+  }                                                                                                           \
+  [[gnu::noinline]] static int counted_##NAME PARAMS {                                                        \
+    if (rankmap::pmpi::ReentryGuard::inside() ||                                                              \
+        ((VALID) && rankmap::runtime::profiler::counted_in_advance(COMM, DEST, COUNT, TYPE, TAG)))            \
+      return PMPI_##NAME ARGS;                                                                                \
+    return recorded_##NAME ARGS;                                                                              \
+  }                                                                                                           \
+  RANKMAP_INTERPOSE int MPI_##NAME PARAMS {                                                                   \
+    if (__builtin_expect(!rankmap::runtime::profiler::enabled(), 1)) return PMPI_##NAME ARGS;                 \
+    return counted_##NAME ARGS;                                                                               \
+  }
+
 /// For wrappers that read an argument before the MPI call changes it: the same test, then the
 /// recording body inline.
 #define RANKMAP_PROFILED_BODY(CALL, RECORD)                                      \

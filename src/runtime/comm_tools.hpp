@@ -9,9 +9,22 @@
 
 namespace rankmap::runtime {
 
-/// The communicator whose rank t is the process at old rank slot_of[t] of `comm`, MPI_COMM_NULL on
-/// processes no rank maps to. Collective; every process must pass the same permutation.
-MPI_Comm renumbered_communicator(MPI_Comm comm, const std::vector<SlotId>& slot_of);
+/// The group of `comm`'s processes in which rank t is old rank slot_of[t] (local). Returns an MPI code.
+int renumbered_group(MPI_Comm comm, const std::vector<SlotId>& slot_of, MPI_Group* group) noexcept;
+
+/// The communicator of `group` (from renumbered_group), with comm's error handler; MPI_COMM_NULL on
+/// processes outside the group. Collective on comm; every process passes the same group. Returns an MPI code.
+int create_renumbered(MPI_Comm comm, MPI_Group group, MPI_Comm* renumbered) noexcept;
+
+/// Frees a communicator or group unless it is null, so that cleanup can run on every path. Two
+/// names, since MPICH's handles are all int.
+void free_comm(MPI_Comm* comm) noexcept;
+void free_group(MPI_Group* group) noexcept;
+
+/// Completes `request` by testing it with 50 µs sleeps in between: a process that waits leaves the
+/// CPU to those that work when processes share cores (busy-polling MPIs would otherwise slow them
+/// down by the oversubscription factor), for at most one pause more than a blocking wait.
+int wait_politely(MPI_Request* request) noexcept;
 
 /// See rankmap_comm_hilbert() in rankmap.h. Returns an MPI error code; a duplicate in the old
 /// order when no placement is available.

@@ -29,8 +29,9 @@ inline int status_of_current_exception(int input_status) noexcept {
 
 /// Runs `engine`, or `plain` (the MPI call exactly as the program made it) if `engine` throws, so
 /// that no exception unwinds into C or Fortran and the program goes on as without rankmap. The
-/// engine does not throw by design (it reports and passes through itself); this is the last guard,
-/// for an allocation failure before the engine's own collectives start.
+/// engine does not throw by design: every failure in it is settled among the processes, which then
+/// make the plain call together (docs/runtime.md, "Failures after the agreement"). This guard only
+/// keeps a broken promise from unwinding into the caller.
 template <typename Engine, typename Plain>
 int call_engine_or_plain(Engine&& engine, Plain&& plain) noexcept {
   try {

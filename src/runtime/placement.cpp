@@ -1,6 +1,8 @@
 // Building placements from the per-process records, and taking sub-placements of them.
 #include "placement.hpp"
 
+#include "step_guard.hpp"
+
 #include <rankmap/hash.hpp>
 
 #include <unordered_map>
@@ -49,16 +51,29 @@ PlacementResult failure(std::string why, int rank = -1) { return {std::nullopt, 
 
 }  // namespace
 
+int first_failing_record(std::span<const ProcessRecord> records) noexcept {
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (records[r].status == record_failed) return static_cast<int>(r);
+    if (records[r].config_hash != records[0].config_hash || records[r].status == record_disabled) return -1;
+    if (records[r].status != record_ok) return static_cast<int>(r);
+  }
+  return -1;
+}
+
 PlacementResult placement_from_records(std::span<const ProcessRecord> records,
                                        const std::optional<topology::Grid>& own_grid) {
   for (std::size_t r = 0; r < records.size(); ++r) {
+    const std::string rank = std::to_string(r);
+    // A failed record carries nothing else, not even the settings' hash.
+    if (records[r].status == record_failed)
+      return failure(describe({Step::placement, static_cast<int>(r)}), static_cast<int>(r));
     if (records[r].config_hash != records[0].config_hash)
-      return failure("the RANKMAP_* settings of rank " + std::to_string(r) + " differ from those of rank 0");
+      return failure("the RANKMAP_* settings of rank " + rank + " differ from those of rank 0");
     if (records[r].status == record_disabled) return failure("RANKMAP_DISABLE is set");
     if (records[r].status == record_config_error)
-      return failure("rank " + std::to_string(r) + " has a bad RANKMAP_* value", static_cast<int>(r));
+      return failure("rank " + rank + " has a bad RANKMAP_* value", static_cast<int>(r));
     if (records[r].status == record_provider_error)
-      return failure("rank " + std::to_string(r) + " could not locate itself", static_cast<int>(r));
+      return failure("rank " + rank + " could not locate itself", static_cast<int>(r));
   }
   std::size_t with_grid = 0;
   for (const ProcessRecord& r : records) with_grid += r.grid_hash != 0;

@@ -30,6 +30,7 @@ enum RecordStatus : std::int32_t {
   record_config_error = 1,
   record_provider_error = 2,
   record_disabled = 3,  ///< RANKMAP_DISABLE: the process did not look for its location
+  record_failed = 4,    ///< the process could not make its record (out of memory)
 };
 
 /// The processes of a communicator (slot s = rank s) on their nodes.
@@ -59,6 +60,10 @@ std::uint64_t grid_hash(const topology::Grid& grid);
 
 /// The record of the calling process from its location (nullopt when the provider failed).
 ProcessRecord make_record(const std::optional<coords::Location>& where, bool config_ok, std::uint64_t config_hash);
+
+/// The rank whose message explains why `records` give no placement (the first with a provider or
+/// configuration error, or a failed record), or -1; placement_from_records names the same rank.
+int first_failing_record(std::span<const ProcessRecord> records) noexcept;
 
 /// Builds the placement from every process's record. `own_grid` is the caller's grid, which every
 /// record with a grid must match (they all carry its hash). Deterministic, so all processes agree.

@@ -18,9 +18,12 @@ namespace rankmap::runtime::profiler {
 namespace detail {
 constinit std::atomic<bool> on{false};
 constinit PhaseRule::Kind phase_kind = PhaseRule::Kind::none;
-constinit std::atomic<int> pcontrol_phase{1};
+constinit std::atomic<int> clockless_phase{1};
 constinit std::atomic<unsigned> types_freed{0};
-__thread ThreadState thread_state __attribute__((tls_model("initial-exec"))) = {MPI_DATATYPE_NULL, 0, 0, nullptr};
+constinit int world_size = 0;
+constinit unsigned tag_ub = 0;
+// The epoch ~0 matches no types_freed a job reaches: no type has been sized yet.
+__thread ThreadState thread_state __attribute__((tls_model("initial-exec"))) = {MPI_DATATYPE_NULL, ~0u, 0, nullptr};
 }  // namespace detail
 
 namespace {
@@ -226,8 +229,14 @@ void start() noexcept {
   if (!s.active() || s.config.config.profile_prefix.empty()) return;
   Profiler& p = state();
   detail::phase_kind = s.config.config.profile_phases.kind;
+  if (detail::phase_kind == PhaseRule::Kind::time) detail::clockless_phase = -1;
   phase_seconds = s.config.config.profile_phases.seconds;
   p.start = std::chrono::steady_clock::now();
+  PMPI_Comm_size(MPI_COMM_WORLD, &detail::world_size);
+  int* ub = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &found);
+  detail::tag_ub = found && ub && *ub >= 0 ? static_cast<unsigned>(*ub) : 32767;  // the standard's minimum
   // Whether the key exists is the same everywhere in practice; if MPI refused it on some process
   // only, its counts stay empty but it still takes part in every collective of finish().
   if (!comm_directory::start()) p.incomplete = true;
@@ -301,7 +310,9 @@ void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept {
   });
 }
 
-void pcontrol() noexcept { detail::pcontrol_phase.fetch_add(1, std::memory_order_relaxed); }
+void pcontrol() noexcept {
+  if (detail::phase_kind == PhaseRule::Kind::pcontrol) detail::clockless_phase.fetch_add(1, std::memory_order_relaxed);
+}
 
 namespace detail {
 

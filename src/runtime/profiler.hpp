@@ -16,14 +16,17 @@ namespace rankmap::runtime::profiler {
 // instructions against the hundreds of the MPI call (BENCHMARKS.md, "Profiler overhead").
 namespace detail {
 extern std::atomic<bool> on;
-extern PhaseRule::Kind phase_kind;
-extern std::atomic<int> pcontrol_phase;
+/// The phase traffic belongs to now when no clock decides it: 1 without phases, under pcontrol the
+/// count of MPI_Pcontrol calls plus 1; -1 under time windows, where time_window_now() decides.
+extern std::atomic<int> clockless_phase;
 extern std::atomic<unsigned> types_freed;  ///< bumped by MPI_Type_free: a handle may come back as another type
+extern int world_size;                     ///< of MPI_COMM_WORLD, written before recording starts
+extern unsigned tag_ub;                    ///< MPI_TAG_UB of MPI_COMM_WORLD, likewise
 
 /// What the hot path keeps per thread, in one block so that it costs one TLS offset load.
 struct ThreadState {
-  MPI_Datatype last_type;  ///< the last type sized, never MPI_DATATYPE_NULL; with
-  unsigned last_epoch;     ///< the types_freed at the time, and
+  MPI_Datatype last_type;  ///< the last type sized (never MPI_DATATYPE_NULL once one was); with
+  unsigned last_epoch;     ///< the types_freed at the time (~0 before the first: matches nothing), and
   std::uint64_t last_size; ///< its size in bytes (0 when MPI_UNDEFINED)
   ThreadTraffic* counts;   ///< null until the thread's first record
 };
@@ -38,9 +41,8 @@ int world_rank_elsewhere(MPI_Comm comm, int rank);
 void mark_incomplete() noexcept;
 
 inline int phase_now() {
-  if (phase_kind == PhaseRule::Kind::none) return 1;
-  if (phase_kind == PhaseRule::Kind::pcontrol) return pcontrol_phase.load(std::memory_order_relaxed);
-  return time_window_now();
+  const int phase = clockless_phase.load(std::memory_order_relaxed);
+  return phase > 0 ? phase : time_window_now();
 }
 
 inline int world_rank(MPI_Comm comm, int rank) {
@@ -86,6 +88,26 @@ inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
     detail::mark_incomplete();
   }
 }
+/// The common send, counted before the MPI call so that its wrapper can end in a tail call to PMPI:
+/// on MPI_COMM_WORLD, to a valid destination with a valid tag, of the type this thread sized last,
+/// to a peer already counted in the current phase. Such a call has no argument MPI could reject (but
+/// the buffer and, for MPI_Isend, the request, which the caller checks), so it is counted as if
+/// recorded after success. Anything else returns false, counting nothing, and the wrapper records
+/// after the call. Inline and without calls: no stack frame, no saved registers (BENCHMARKS.md,
+/// "Profiler overhead").
+[[gnu::always_inline]] inline bool counted_in_advance(MPI_Comm comm, int dest, int count, MPI_Datatype type,
+                                                      int tag) noexcept {
+  const detail::ThreadState& t = detail::thread_state;
+  if (comm != MPI_COMM_WORLD || type != t.last_type || count < 0 ||
+      static_cast<unsigned>(dest) >= static_cast<unsigned>(detail::world_size) ||
+      static_cast<unsigned>(tag) > detail::tag_ub || t.counts == nullptr ||
+      t.last_epoch != detail::types_freed.load(std::memory_order_relaxed))
+    return false;
+  // Under time windows the phase is -1, which no thread's current phase is.
+  return t.counts->add_known_send(detail::clockless_phase.load(std::memory_order_relaxed), dest,
+                                  static_cast<std::uint64_t>(count) * t.last_size);
+}
+
 /// A persistent send was initialised: remembered, and counted at every MPI_Start of `request`.
 void persistent_send(MPI_Request request, MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type) noexcept;
 /// MPI_Start / MPI_Startall of these requests (persistent sends among them are counted).

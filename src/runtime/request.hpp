@@ -45,9 +45,17 @@ class Request {
   virtual LocalEdges edges(int rank) const = 0;
   /// True when in-edges must match out-edges exactly (MPI_Dist_graph_create_adjacent).
   virtual bool checks_in_edges() const { return false; }
+  /// True when each process's lists must move to the process that plays its vertex
+  /// (MPI_Dist_graph_create_adjacent): the engine sends pack_lists() there before build().
+  virtual bool moves_lists() const { return false; }
+  /// This process's lists in one message (moves_lists() only). May throw.
+  virtual std::vector<int> pack_lists() const { return {}; }
+  /// Whether a received message is a well-formed pack_lists() (moves_lists() only).
+  virtual bool lists_valid(const std::vector<int>&) const { return true; }
   /// Creates the result on `renumbered` (rank t there plays vertex t); `renumbered` is
-  /// MPI_COMM_NULL on processes outside the topology. Frees or adopts `renumbered`.
-  virtual int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const = 0;
+  /// MPI_COMM_NULL on processes outside the topology. `lists` are those received for this
+  /// process's new vertex (moves_lists() only). Frees or adopts `renumbered`; never throws.
+  virtual int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept = 0;
 };
 
 }  // namespace rankmap::runtime

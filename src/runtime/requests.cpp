@@ -2,7 +2,6 @@
 #include "requests.hpp"
 
 #include <rankmap/hash.hpp>
-#include <rankmap/mapping/mapping.hpp>
 
 namespace rankmap::runtime {
 
@@ -19,7 +18,7 @@ void add_out_edges(LocalEdges& e, int src, int degree, const int destinations[],
 /// Creates the topology on `renumbered`, then frees `renumbered`, which the topology no longer needs.
 /// A process left out of a Cartesian or graph topology smaller than the communicator has no
 /// `renumbered` and gets MPI_COMM_NULL, as MPI specifies.
-int create_on_renumbered(MPI_Comm renumbered, MPI_Comm* result, auto&& create) {
+int create_on_renumbered(MPI_Comm renumbered, MPI_Comm* result, auto&& create) noexcept {
   if (renumbered == MPI_COMM_NULL) {
     *result = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -30,8 +29,8 @@ int create_on_renumbered(MPI_Comm renumbered, MPI_Comm* result, auto&& create) {
 }
 
 /// One vertex's lists in one int message: degrees, weight kinds, ranks and weights.
-std::vector<int> pack_lists(int indegree, const int sources[], const int sourceweights[], int outdegree,
-                            const int destinations[], const int destweights[]) {
+std::vector<int> pack_vertex_lists(int indegree, const int sources[], const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[]) {
   const WeightsKind in_kind = classify_weights(sourceweights, indegree);
   const WeightsKind out_kind = classify_weights(destweights, outdegree);
   std::vector<int> m = {indegree, outdegree, static_cast<int>(in_kind), static_cast<int>(out_kind)};
@@ -40,6 +39,17 @@ std::vector<int> pack_lists(int indegree, const int sources[], const int sourcew
   m.insert(m.end(), destinations, destinations + outdegree);
   if (out_kind == WeightsKind::array) m.insert(m.end(), destweights, destweights + outdegree);
   return m;
+}
+
+/// The length of a pack_vertex_lists() message with these degrees and weight kinds.
+std::size_t packed_size(int indegree, int outdegree, WeightsKind in_kind, WeightsKind out_kind) {
+  const auto in = static_cast<std::size_t>(indegree), out = static_cast<std::size_t>(outdegree);
+  return 4 + in * (in_kind == WeightsKind::array ? 2 : 1) + out * (out_kind == WeightsKind::array ? 2 : 1);
+}
+
+bool is_weights_kind(int k) {
+  return k == static_cast<int>(WeightsKind::array) || k == static_cast<int>(WeightsKind::unweighted) ||
+         k == static_cast<int>(WeightsKind::empty);
 }
 
 const int* weights_pointer(WeightsKind kind, const int* data) {
@@ -91,26 +101,19 @@ LocalEdges AdjacentRequest::edges(int rank) const {
   return e;
 }
 
-int AdjacentRequest::build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank,
-                           MPI_Comm* result) const {
-  // Old rank r holds vertex r's lists, and vertex r is now rank r of `renumbered`; the process
-  // that became rank t receives them from old rank t, which is now rank task_of[t].
-  const std::vector<TaskId> task_of = mapping::inverse(slot_of);
-  const int new_rank = task_of[old_rank];
-  const std::vector<int> mine =
-      pack_lists(indegree_, sources_, sourceweights_, outdegree_, destinations_, destweights_);
-  MPI_Request send;
-  PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, old_rank, 0, renumbered, &send);
-  MPI_Status status;
-  PMPI_Probe(task_of[new_rank], 0, renumbered, &status);
-  int count = 0;
-  PMPI_Get_count(&status, MPI_INT, &count);
-  std::vector<int> lists(static_cast<std::size_t>(count));
-  PMPI_Recv(lists.data(), count, MPI_INT, task_of[new_rank], 0, renumbered, MPI_STATUS_IGNORE);
-  PMPI_Wait(&send, MPI_STATUS_IGNORE);
-  const int rc = create_from_lists(renumbered, lists, info_, result);
-  PMPI_Comm_free(&renumbered);
-  return rc;
+std::vector<int> AdjacentRequest::pack_lists() const {
+  return pack_vertex_lists(indegree_, sources_, sourceweights_, outdegree_, destinations_, destweights_);
+}
+
+bool AdjacentRequest::lists_valid(const std::vector<int>& m) const {
+  if (m.size() < 4 || m[0] < 0 || m[1] < 0 || !is_weights_kind(m[2]) || !is_weights_kind(m[3])) return false;
+  return m.size() == packed_size(m[0], m[1], static_cast<WeightsKind>(m[2]), static_cast<WeightsKind>(m[3]));
+}
+
+int AdjacentRequest::build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept {
+  // Old rank r held vertex r's lists and sent them to rank r of `renumbered`, which plays vertex r.
+  return create_on_renumbered(renumbered, result,
+                              [&](MPI_Comm comm) { return create_from_lists(comm, lists, info_, result); });
 }
 
 int DistGraphRequest::call_mpi(int reorder, MPI_Comm* result) const {
@@ -130,7 +133,7 @@ LocalEdges DistGraphRequest::edges(int) const {
   return e;
 }
 
-int DistGraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+int DistGraphRequest::build(MPI_Comm renumbered, const std::vector<int>&, MPI_Comm* result) const noexcept {
   // Edges name vertices, and vertex t is rank t of `renumbered`: the same arguments describe the
   // same graph there, and MPI delivers each edge to its vertex's new owner.
   return create_on_renumbered(renumbered, result, [&](MPI_Comm comm) {
@@ -177,7 +180,7 @@ LocalEdges CartRequest::edges(int) const {
   return e;
 }
 
-int CartRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+int CartRequest::build(MPI_Comm renumbered, const std::vector<int>&, MPI_Comm* result) const noexcept {
   return create_on_renumbered(renumbered, result,
                               [&](MPI_Comm comm) { return PMPI_Cart_create(comm, ndims_, dims_, periods_, 0, result); });
 }
@@ -200,7 +203,7 @@ LocalEdges GraphRequest::edges(int) const {
   return e;
 }
 
-int GraphRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+int GraphRequest::build(MPI_Comm renumbered, const std::vector<int>&, MPI_Comm* result) const noexcept {
   return create_on_renumbered(renumbered, result,
                               [&](MPI_Comm comm) { return PMPI_Graph_create(comm, nnodes_, index_, edges_, 0, result); });
 }
@@ -217,7 +220,7 @@ LocalEdges OutEdgesRequest::edges(int rank) const {
   return e;
 }
 
-int OutEdgesRequest::build(MPI_Comm renumbered, std::span<const SlotId>, int, MPI_Comm* result) const {
+int OutEdgesRequest::build(MPI_Comm renumbered, const std::vector<int>&, MPI_Comm* result) const noexcept {
   *result = renumbered;
   return MPI_SUCCESS;
 }

@@ -17,7 +17,10 @@ class AdjacentRequest final : public Request {
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;
   bool checks_in_edges() const override { return true; }
-  int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const override;
+  bool moves_lists() const override { return true; }
+  std::vector<int> pack_lists() const override;
+  bool lists_valid(const std::vector<int>& lists) const override;
+  int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept override;
 
  private:
   MPI_Comm comm_;
@@ -41,7 +44,7 @@ class DistGraphRequest final : public Request {
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;
-  int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const override;
+  int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept override;
 
  private:
   MPI_Comm comm_;
@@ -65,7 +68,7 @@ class CartRequest final : public Request {
   TaskId num_tasks(int comm_size) const override;
   bool replicated() const override { return true; }
   LocalEdges edges(int rank) const override;
-  int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const override;
+  int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept override;
 
  private:
   MPI_Comm comm_;
@@ -86,7 +89,7 @@ class GraphRequest final : public Request {
   TaskId num_tasks(int) const override { return nnodes_; }
   bool replicated() const override { return true; }
   LocalEdges edges(int rank) const override;
-  int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const override;
+  int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept override;
 
  private:
   MPI_Comm comm_;
@@ -105,7 +108,7 @@ class OutEdgesRequest final : public Request {
   int call_mpi(int reorder, MPI_Comm* result) const override;
   LocalCheck check(int comm_size) const override;
   LocalEdges edges(int rank) const override;
-  int build(MPI_Comm renumbered, std::span<const SlotId> slot_of, int old_rank, MPI_Comm* result) const override;
+  int build(MPI_Comm renumbered, const std::vector<int>& lists, MPI_Comm* result) const noexcept override;
 
  private:
   MPI_Comm comm_;

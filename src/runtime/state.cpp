@@ -3,6 +3,9 @@
 
 #include "report.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
 #include <mutex>
 
 namespace rankmap::runtime {
@@ -32,28 +35,6 @@ void report_settings_once() {
   });
 }
 
-/// The detailed message of the failing rank, sent to rank 0 on a private duplicate (errors only).
-std::string message_from_failing_rank(MPI_Comm comm, int failing_rank, std::string own_message) {
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  if (failing_rank == 0) return own_message;
-  MPI_Comm dup;
-  PMPI_Comm_dup(comm, &dup);
-  std::string received;
-  if (rank == failing_rank) {
-    PMPI_Send(own_message.data(), static_cast<int>(own_message.size()), MPI_CHAR, 0, 0, dup);
-  } else if (rank == 0) {
-    MPI_Status status;
-    PMPI_Probe(failing_rank, 0, dup, &status);
-    int count = 0;
-    PMPI_Get_count(&status, MPI_CHAR, &count);
-    received.resize(static_cast<std::size_t>(count));
-    PMPI_Recv(received.data(), count, MPI_CHAR, failing_rank, 0, dup, MPI_STATUS_IGNORE);
-  }
-  PMPI_Comm_free(&dup);
-  return received;
-}
-
 std::string own_failure_message() {
   const ConfigResult& c = mutable_state().config;
   if (!c.ok()) {
@@ -64,34 +45,55 @@ std::string own_failure_message() {
   return local_location().error;
 }
 
+/// A failing rank's message, in fixed-size buffers so that the exchange allocates nothing.
+using Message = std::array<char, 512>;
+
+Message own_message() noexcept {
+  Message m{};
+  try {
+    const std::string text = own_failure_message();
+    std::memcpy(m.data(), text.data(), std::min(text.size(), m.size() - 1));
+  } catch (...) {
+  }
+  return m;
+}
+
+/// The failing rank's own message, sent to rank 0 on a private duplicate (errors only); empty on the
+/// other processes. Every process of comm takes part, and none can fail out of it.
+Message message_from_failing_rank(MPI_Comm comm, int failing_rank) noexcept {
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  Message m = rank == failing_rank ? own_message() : Message{};
+  if (failing_rank == 0) return m;
+  MPI_Comm dup = MPI_COMM_NULL;
+  if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS) return {};
+  if (rank == failing_rank) PMPI_Send(m.data(), static_cast<int>(m.size()), MPI_CHAR, 0, 0, dup);
+  if (rank == 0) PMPI_Recv(m.data(), static_cast<int>(m.size()), MPI_CHAR, failing_rank, 0, dup, MPI_STATUS_IGNORE);
+  PMPI_Comm_free(&dup);
+  m.back() = '\0';
+  return rank == 0 ? m : Message{};
+}
+
 bool disabled() {
   const ConfigResult& c = mutable_state().config;
   return c.ok() && c.config.disable;
 }
 
-std::vector<ProcessRecord> gather_records(MPI_Comm comm) {
+ProcessRecord record_of_this_process() {
   const RuntimeState& s = mutable_state();
   ProcessRecord mine = make_record(local_location().where, s.config.ok(), s.config.hash);
   if (disabled()) mine.status = record_disabled;
+  return mine;
+}
+
+std::vector<ProcessRecord> gather_records(MPI_Comm comm) {
+  const ProcessRecord mine = record_of_this_process();
   int size = 0;
   PMPI_Comm_size(comm, &size);
   std::vector<ProcessRecord> all(static_cast<std::size_t>(size));
   PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm);
   return all;
 }
-
-PlacementResult placement_from(MPI_Comm comm, const std::vector<ProcessRecord>& all) {
-  const LocalLocation& here = local_location();
-  PlacementResult result =
-      placement_from_records(all, here.where ? here.where->grid : std::optional<topology::Grid>());
-  if (result.failing_rank >= 0) {
-    const std::string detail = message_from_failing_rank(comm, result.failing_rank, own_failure_message());
-    if (!detail.empty()) result.failure = detail;
-  }
-  return result;
-}
-
-PlacementResult gather_placement(MPI_Comm comm) { return placement_from(comm, gather_records(comm)); }
 
 /// The first rank whose settings differ from rank 0's, or -1 when all agree.
 int first_disagreeing_rank(const std::vector<ProcessRecord>& records) {
@@ -131,7 +133,7 @@ void initialize_world() {
       const std::vector<ProcessRecord> records = gather_records(MPI_COMM_WORLD);
       const int differing = first_disagreeing_rank(records);
       s.world_settings_agree = differing < 0;
-      s.world = placement_from(MPI_COMM_WORLD, records);
+      s.world = placement_from_records_of(MPI_COMM_WORLD, records);
       s.world_initialised = true;
       if (world_rank() != 0) return;
       if (!s.world_settings_agree)
@@ -150,10 +152,23 @@ void initialize_world() {
   });
 }
 
-PlacementResult placement_of(MPI_Comm comm, bool gather) {
-  const RuntimeState& s = mutable_state();
+ProcessRecord own_record() {
   report_settings_once();
-  if (gather) return gather_placement(comm);
+  return record_of_this_process();
+}
+
+PlacementResult placement_from_records_of(MPI_Comm comm, std::span<const ProcessRecord> records) {
+  const int failing = first_failing_record(records);
+  const Message detail = failing >= 0 ? message_from_failing_rank(comm, failing) : Message{};
+  const LocalLocation& here = local_location();
+  PlacementResult result =
+      placement_from_records(records, here.where ? here.where->grid : std::optional<topology::Grid>());
+  if (detail[0] != '\0') result.failure = detail.data();
+  return result;
+}
+
+PlacementResult world_placement_of(MPI_Comm comm) {
+  const RuntimeState& s = mutable_state();
   if (!s.world.placement) return {std::nullopt, s.world.failure, -1};
   MPI_Group group, world_group;
   PMPI_Comm_group(comm, &group);

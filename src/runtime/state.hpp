@@ -33,11 +33,19 @@ const RuntimeState& runtime_state();
 /// Runs once per process; never throws.
 void initialize_world();
 
-/// The placement of `comm`'s processes. With `gather` false it translates `comm`'s ranks into the
-/// world placement (local, needs a world placement); with `gather` true (the C API without the
-/// preload layer) it is one MPI_Allgather on `comm`, collective. Either way the result, or the
-/// failure, is the same on every process.
-PlacementResult placement_of(MPI_Comm comm, bool gather);
+/// The placement of `comm`'s processes as a translation of its ranks into the world placement
+/// (local, needs one). The result, or the failure, is the same on every process.
+PlacementResult world_placement_of(MPI_Comm comm);
+
+/// This process's record for an exchange of placements (the C API without the preload layer);
+/// reports bad settings once on rank 0.
+ProcessRecord own_record();
+
+/// The placement from the records of every process of `comm`, the same on every process. When a
+/// record carries an error, the failing process's message travels to rank 0 first: collective on
+/// comm then, and that exchange happens on every process and never throws. Building the placement
+/// afterwards may throw (out of memory).
+PlacementResult placement_from_records_of(MPI_Comm comm, std::span<const ProcessRecord> records);
 
 /// Where the calling process runs, located once on first use, or the provider's error.
 struct LocalLocation {

@@ -11,11 +11,6 @@ namespace {
 
 constexpr std::size_t kInitialSlots = 16;
 
-/// A multiplicative hash; table sizes are powers of two.
-std::size_t hash_peer(int peer, std::size_t mask) {
-  return (static_cast<std::size_t>(static_cast<std::uint32_t>(peer)) * 0x9E3779B97F4A7C15ull >> 17) & mask;
-}
-
 }  // namespace
 
 PeerCounts::PeerCounts() : keys_(kInitialSlots, -1), values_(kInitialSlots) {}

@@ -28,6 +28,20 @@ class PeerCounts {
     }
     add_elsewhere(peer, bytes, messages);
   }
+  /// One message to a peer already in the table; false, counting nothing, for a new peer. Inline
+  /// and without calls, so that the profiler's fast path needs no stack frame.
+  bool add_to_known(int peer, std::uint64_t bytes) noexcept {
+    std::size_t i = last_;
+    if (keys_[i] != peer) {
+      const std::size_t mask = keys_.size() - 1;
+      for (i = hash_peer(peer, mask); keys_[i] != peer; i = (i + 1) & mask)
+        if (keys_[i] < 0) return false;
+      last_ = i;
+    }
+    values_[i].bytes += bytes;
+    ++values_[i].messages;
+    return true;
+  }
   std::size_t size() const noexcept { return used_; }
   /// Calls f(peer, traffic) for every peer, in no particular order.
   template <typename F>
@@ -37,6 +51,10 @@ class PeerCounts {
   }
 
  private:
+  /// A multiplicative hash; table sizes are powers of two.
+  static std::size_t hash_peer(int peer, std::size_t mask) noexcept {
+    return (static_cast<std::size_t>(static_cast<std::uint32_t>(peer)) * 0x9E3779B97F4A7C15ull >> 17) & mask;
+  }
   std::size_t slot_of(int peer) const;
   void grow();
   void add_elsewhere(int peer, std::uint64_t bytes, std::uint64_t messages);
@@ -91,6 +109,10 @@ class ThreadTraffic {
   void add_send(int phase, int peer, std::uint64_t bytes) {
     if (phase != current_phase_) switch_phase(phase);
     current_->add(peer, bytes, 1);
+  }
+  /// add_send for the current phase and a known peer only (PeerCounts::add_to_known).
+  bool add_known_send(int phase, int peer, std::uint64_t bytes) noexcept {
+    return phase == current_phase_ && current_->add_to_known(peer, bytes);
   }
   void add_collective(CollectiveOp op, int comm_size, std::uint64_t bytes);
 
