@@ -124,9 +124,8 @@ std::vector<AllocationCase> quality_allocations(InstanceSet set) {
   for (const FragmentedCase& c : kFragmented)
     if (!quick || c.nodes <= 250) out.push_back(fragmented(c));
   if (!quick) {
-    // Sized for the real graphs: MapLib's own machine, and a 5D torus of one process per node.
+    // Sized for the real graphs: MapLib's own machine.
     out.push_back(full("mesh:4x4x4", 1, "mesh", true));
-    out.push_back(full("torus:4x4x4x4x2", 1, "5D torus", true));
   }
   return out;
 }
