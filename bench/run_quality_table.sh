@@ -27,7 +27,7 @@ elapsed=$(( $(date +%s) - start ))
 [ -s "$csv" ] || exit 2
 
 python3 "$root/bench/quality/format_quality_table.py" "$csv" "$section" \
-  --command "bench/run_quality_table.sh${*:+ -- $*}" --elapsed "$((elapsed / 60)) min $((elapsed % 60)) s" \
+  --command "bench/run_quality_table.sh${*:+ -- $*}" --commit "$(git -C "$root" rev-parse --short HEAD)" --elapsed "$((elapsed / 60)) min $((elapsed % 60)) s" \
   --machine "Machine: $(nproc) cores of $cpu, shared (load average at the start $load); $build_type build." || exit 2
 
 python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns the CSV of bench/quality/quality_table into the "Mapping quality (issue 3)" section.
 
-    format_quality_table.py CSV SECTION.md --machine TEXT --command TEXT
+    format_quality_table.py CSV SECTION.md --machine TEXT --command TEXT --commit HASH
 
 Ratios are each algorithm's value divided by the identity's on the same instance; a family's
 figure is the geometric mean of the ratios over its instances. Cells that were skipped are
@@ -15,7 +15,7 @@ import statistics
 from collections import defaultdict
 
 ALLOCATION_FAMILIES = ["3D torus", "5D torus", "mesh", "fragmented"]
-PATTERN_FAMILIES = ["stencil", "collective", "application", "random"]
+PATTERN_FAMILIES = ["stencil", "collective", "application", "random", "real"]
 DEFAULT_CHAIN = "auto@runtime"
 
 
@@ -187,9 +187,57 @@ def losses(t, fam):
     return out
 
 
+def single_rows(t):
+    """The rows that run one algorithm (not auto, not the identity): the peers auto is compared with."""
+    return [r for r in t.rows if r != "identity" and not r.startswith("auto")]
+
+
+def default_checks(t, fam):
+    """Per auto row: on how many instances its MCL is at most the identity's and at most the best single row's."""
+    peers = single_rows(t)
+    out = []
+    for row in [r for r in t.rows if r.startswith("auto")]:
+        n = not_worse = at_best = 0
+        for i in fam["all"]:
+            a = t.ratio(i, row, "mcl_adaptive")
+            best = [x for x in (t.ratio(i, r, "mcl_adaptive") for r in peers) if x is not None]
+            if a is None or not best:
+                continue
+            n += 1
+            not_worse += a <= 1 + 1e-9
+            at_best += a <= min(best) * (1 + 1e-9)
+        if n:
+            out.append(f"- `{row}`: MCL (adaptive) ≤ the identity's on {not_worse} of {n} instances; ≤ the best of "
+                       f"the {len(peers)} single rows (best of {len(peers)}, chosen afterwards per instance) on "
+                       f"{at_best} of {n}.")
+    return out
+
+
+def real_table(t, fam):
+    """The real family per instance: every auto row against the identity and the best single row."""
+    autos = [r for r in t.rows if r.startswith("auto")]
+    peers = single_rows(t)
+    lines = ["| graph | allocation | tasks | " + " | ".join(autos) +
+             f" | best of the {len(peers)} single rows (chosen afterwards) | auto ≤ identity | auto ≤ best single |",
+             "|---|---|---:|" + "---:|" * len(autos) + "---|---|---|"]
+    for i in fam["real"]:
+        c = t.instances[i]
+        values = [t.ratio(i, r, "mcl_adaptive") for r in autos]
+        best = min(((t.ratio(i, r, "mcl_adaptive"), r) for r in peers if t.ratio(i, r, "mcl_adaptive") is not None),
+                   default=None)
+        verdict = lambda ok: " / ".join("yes" if v is not None and ok(v) else "**no**" for v in values)
+        lines.append(f"| {c['pattern']} | {c['allocation']} | {c['tasks']} | " +
+                     " | ".join("—" if v is None else f"{v:.3f}" for v in values) + " | " +
+                     ("—" if best is None else f"{best[0]:.3f} ({best[1]})") + " | " +
+                     verdict(lambda v: v <= 1 + 1e-9) + " | " +
+                     ("—" if best is None else verdict(lambda v: v <= best[0] * (1 + 1e-9))) + " |")
+    return lines
+
+
 def instance_table(t, fam):
-    best_rows = [r for r in t.rows if r != "identity"]
-    lines = ["| pattern | allocation | tasks | identity MCL | " + DEFAULT_CHAIN + " | scotch | best (algorithm) |",
+    best_rows = single_rows(t)
+    lines = ["| pattern | allocation | tasks | identity MCL | " + DEFAULT_CHAIN + " | scotch | "
+             "best single row, chosen afterwards (algorithm) |",
              "|---|---|---:|---:|---:|---:|---|"]
     for i in fam["all"]:
         c = t.instances[i]
@@ -219,6 +267,7 @@ def main():
     ap.add_argument("--machine", default="")
     ap.add_argument("--command", default="bench/run_quality_table.sh")
     ap.add_argument("--elapsed", default="")
+    ap.add_argument("--commit", default="")
     args = ap.parse_args()
     settings, cells = read(args.csv)
     t = Table(cells)
@@ -236,7 +285,7 @@ def main():
     failed = [c for c in t.cell.values() if c["status"] == "failed"]
 
     L = ["## Mapping quality (issue 3)", ""]
-    L += [f"Made by `{args.command}` (driver `bench/quality/quality_table.cpp`, formatting "
+    L += [f"Made by `{args.command}`" + (f" at commit {args.commit}" if args.commit else "") + " (driver `bench/quality/quality_table.cpp`, formatting "
           "`bench/quality/format_quality_table.py`)." + (f" {args.machine}" if args.machine else "") +
           (f" The run took {args.elapsed}." if args.elapsed else ""), ""]
     by_family = defaultdict(list)
@@ -255,7 +304,15 @@ def main():
           "(the largest square ≤ P); such a job runs on the allocation's first slots. Full allocations: ranks in "
           "row-major node order, `ppn` consecutive ranks per node. Fragmented allocations (`frag-N (seed s)`): "
           f"`fragmented_nodes` on `{settings['fragmented_grid']}` (9,216 nodes, about the size of Kraken's 9,408), "
-          "N nodes with one process each, ranks in the scheduler's order.", ""]
+          "N nodes with one process each (unless `ppnK` says K), ranks in the scheduler's order." +
+          (" The *real* family: the communication matrices of real programs (bench/data/maplib: MapLib's four "
+           "64-rank matrices), each on every "
+           "allocation with at least its task count and at most twice it, on its first slots; one allocation, "
+           "`mesh:4x4x4 ppn1` (MapLib's machine), holds only real graphs."
+           if any(c["pattern_family"] == "real" for c in t.instances.values()) else "") +
+          (" This is the *training* set (`--set training`, bench/quality/README.md): the patterns on other "
+           "allocations and with `random` seed 2, which auto is tuned on; it is not the table that is reported."
+           if settings.get("mode") == "training" else ""), ""]
     L += ["**Families.** By allocation: " + "; ".join(
               f"*{f}* ({', '.join(by_family[f])})" for f in alloc_cols) + ". By pattern: " + "; ".join(
               f"*{f}* ({', '.join(patterns[f])})" for f in pattern_cols) + ". Every instance is in one family of "
@@ -287,6 +344,12 @@ def main():
     L += budget_notes(t) + [""]
     L += ["### Targets", ""]
     L += targets(t, fam, columns) + [""]
+    L += ["### The default against the identity and the single algorithms (per instance, MCL adaptive)", ""]
+    L += default_checks(t, fam) + [""]
+    if fam["real"]:
+        L += ["Real family, per instance (MCL adaptive / identity's; the verdict columns list the auto rows "
+              "in the order shown):", ""]
+        L += real_table(t, fam) + [""]
     lost = losses(t, fam)
     if lost:
         L += [f"Instances where `{DEFAULT_CHAIN}` has a higher MCL (adaptive) than `scotch` ({len(lost)} of "

@@ -1,6 +1,7 @@
 // The allocations, patterns and task counts of the mapping quality table, and its families.
 #include "quality_instances.hpp"
 
+#include <rankmap/graph/graph_file.hpp>
 #include <rankmap/graph/patterns.hpp>
 #include <rankmap/topology/allocation_generators.hpp>
 
@@ -20,23 +21,58 @@ namespace {
 constexpr TaskId kMaxAllToAllTasks = 1024;
 
 /// Node counts and seeds of the fragmented allocations (one process per node, as on the Cray
-/// XT machines the targets come from).
+/// XT machines the targets come from, unless ppn says otherwise).
 struct FragmentedCase {
   int nodes;
   std::uint64_t seed;
+  int ppn = 1;
 };
 constexpr FragmentedCase kFragmented[] = {{125, 1}, {250, 2}, {500, 3}, {1000, 4}, {2000, 5}};
+/// The training set's: the same sizes with other seeds, and one with 4 processes per node.
+constexpr FragmentedCase kTrainingFragmented[] = {{125, 11}, {250, 12}, {500, 13}, {1000, 14}, {2000, 15}, {400, 16, 4}};
 
-AllocationCase full(const std::string& grid_spec, int ppn, const std::string& family) {
+/// The training set's seed of the random pattern (the table's is 1).
+constexpr std::uint64_t kTrainingPatternSeed = 2;
+
+/// The real graphs of the table (files under bench/data), held out from all tuning.
+struct RealGraph {
+  std::string_view name;
+  std::string_view file;
+};
+constexpr RealGraph kRealGraphs[] = {
+    {"maplib-amg", "maplib/matrices/amg.size.csv"},
+    {"maplib-btmz", "maplib/matrices/btmz.size.csv"},
+    {"maplib-cg", "maplib/matrices/cg.size.csv"},
+    {"maplib-lulesh", "maplib/matrices/lulesh.size.csv"},
+};
+/// A real graph runs on every allocation with at least its task count and at most this many times it.
+constexpr TaskId kRealSlotsPerTask = 2;
+
+AllocationCase full(const std::string& grid_spec, int ppn, const std::string& family, bool real_only = false) {
   const topology::Grid grid = topology::Grid::parse(grid_spec);
-  return {grid_spec + " ppn" + std::to_string(ppn), family, topology::Allocation::full(grid, ppn), ppn};
+  return {grid_spec + " ppn" + std::to_string(ppn), family, topology::Allocation::full(grid, ppn), ppn, real_only};
 }
 
 AllocationCase fragmented(const FragmentedCase& c) {
   const topology::Grid grid = topology::Grid::parse(kFragmentedGrid);
   const std::vector<NodeId> nodes = topology::fragmented_nodes(grid, c.nodes, c.seed);
-  return {"frag-" + std::to_string(c.nodes) + " (seed " + std::to_string(c.seed) + ")", "fragmented",
-          topology::Allocation::of_nodes(grid, nodes, 1), 1};
+  return {"frag-" + std::to_string(c.nodes) + (c.ppn > 1 ? " ppn" + std::to_string(c.ppn) : std::string()) +
+              " (seed " + std::to_string(c.seed) + ")",
+          "fragmented", topology::Allocation::of_nodes(grid, nodes, c.ppn), c.ppn};
+}
+
+std::vector<AllocationCase> training_allocations() {
+  std::vector<AllocationCase> out;
+  out.push_back(full("torus:4x4x8", 1, "3D torus"));
+  out.push_back(full("torus:6x6x6", 1, "3D torus"));
+  out.push_back(full("torus:8x8x8", 2, "3D torus"));
+  out.push_back(full("torus:8x8x16", 8, "3D torus"));
+  out.push_back(full("torus:4x4x4x4x2", 1, "5D torus"));
+  out.push_back(full("torus:4x4x4x4x2", 4, "5D torus"));
+  out.push_back(full("mesh:8x8x8", 1, "mesh"));
+  out.push_back(full("mesh:4x8x16", 2, "mesh"));
+  for (const FragmentedCase& c : kTrainingFragmented) out.push_back(fragmented(c));
+  return out;
 }
 
 TaskId largest_square_at_most(TaskId n) {
@@ -66,7 +102,16 @@ bool in_quick_subset(std::string_view pattern) {
 
 }  // namespace
 
-std::vector<AllocationCase> quality_allocations(bool quick) {
+InstanceSet parse_instance_set(std::string_view name) {
+  if (name == "table") return InstanceSet::table;
+  if (name == "quick") return InstanceSet::quick;
+  if (name == "training") return InstanceSet::training;
+  throw InputError("instance set '" + std::string(name) + "' is not table, quick or training");
+}
+
+std::vector<AllocationCase> quality_allocations(InstanceSet set) {
+  if (set == InstanceSet::training) return training_allocations();
+  const bool quick = set == InstanceSet::quick;
   std::vector<AllocationCase> out;
   out.push_back(full("torus:4x4x4", 1, "3D torus"));  // the smallest jobs of the issue: 64 tasks
   out.push_back(full("torus:8x8x8", 1, "3D torus"));
@@ -78,18 +123,25 @@ std::vector<AllocationCase> quality_allocations(bool quick) {
   }
   for (const FragmentedCase& c : kFragmented)
     if (!quick || c.nodes <= 250) out.push_back(fragmented(c));
+  if (!quick) {
+    // Sized for the real graphs: MapLib's own machine.
+    out.push_back(full("mesh:4x4x4", 1, "mesh", true));
+  }
   return out;
 }
 
-std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, bool quick) {
+std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, InstanceSet set,
+                                        const std::string& data_dir) {
+  const bool quick = set == InstanceSet::quick;
   std::vector<Instance> out;
   for (const AllocationCase& a : allocations)
     for (std::string_view pattern : graph::pattern_names()) {
-      if (quick && !in_quick_subset(pattern)) continue;
+      if (a.real_only || (quick && !in_quick_subset(pattern))) continue;
       Instance i;
       i.id = static_cast<int>(out.size());
       i.pattern = std::string(pattern);
       i.pattern_family = pattern_family(pattern);
+      i.pattern_seed = set == InstanceSet::training ? kTrainingPatternSeed : 1;
       i.allocation = &a;
       i.tasks = task_count(pattern, a.alloc.num_slots());
       if (a.alloc.num_slots() > kSampleAbove &&
@@ -101,6 +153,23 @@ std::vector<Instance> quality_instances(const std::vector<AllocationCase>& alloc
                         std::to_string(static_cast<std::int64_t>(i.tasks) * (i.tasks - 1) / 1000000) +
                         " M edges, too large for this table (and mapping-invariant at equal ppn)";
       out.push_back(std::move(i));
+    }
+  if (set == InstanceSet::table)
+    for (const RealGraph& real : kRealGraphs) {
+      const std::string file = data_dir + "/" + std::string(real.file);
+      const TaskId tasks = graph::read_graph_file(file).num_tasks();
+      for (const AllocationCase& a : allocations) {
+        const TaskId slots = a.alloc.num_slots();
+        if (slots < tasks || slots > kRealSlotsPerTask * tasks) continue;
+        Instance i;
+        i.id = static_cast<int>(out.size());
+        i.pattern = std::string(real.name);
+        i.pattern_family = "real";
+        i.graph_file = file;
+        i.allocation = &a;
+        i.tasks = tasks;
+        out.push_back(std::move(i));
+      }
     }
   return out;
 }
@@ -116,9 +185,11 @@ std::string pattern_family(std::string_view pattern) {
 }
 
 graph::CommGraph instance_graph(const Instance& instance) {
+  if (!instance.graph_file.empty()) return graph::read_graph_file(instance.graph_file);
   graph::PatternSpec spec;
   spec.name = instance.pattern;
   spec.ranks = instance.tasks;
+  spec.seed = instance.pattern_seed;
   return graph::make_pattern(spec);
 }
 

@@ -4,6 +4,7 @@
 #include <rankmap/graph/comm_graph.hpp>
 #include <rankmap/topology/allocation.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,14 +17,27 @@ struct AllocationCase {
   std::string family;  ///< `3D torus`, `5D torus`, `mesh`, `fragmented`
   topology::Allocation alloc;
   int ppn = 1;
+  bool real_only = false;  ///< only the real graphs run on it (sized for them)
 };
+
+/// Which instances a run uses (docs in bench/quality/README.md).
+enum class InstanceSet {
+  table,     ///< the quality table: synthetic patterns and the real family; reported, never tuned on
+  quick,     ///< a few of the table's, a smoke test
+  training,  ///< the same pattern generators on other allocations and seeds: what auto is tuned on
+};
+
+/// `table`, `quick` or `training`; throws InputError otherwise.
+InstanceSet parse_instance_set(std::string_view name);
 
 /// One pattern on one allocation. The task count is the allocation's slot count, or the
 /// largest count below it that the pattern accepts; the job then runs on the first slots.
 struct Instance {
   int id = 0;
   std::string pattern;
-  std::string pattern_family;  ///< `stencil`, `collective`, `application`, `random`
+  std::string pattern_family;  ///< `stencil`, `collective`, `application`, `random`, `real`
+  std::string graph_file;      ///< a real graph's file (the pattern is then its name)
+  std::uint64_t pattern_seed = 1;  ///< the random pattern's seed
   const AllocationCase* allocation = nullptr;
   TaskId tasks = 0;
   std::string skip_reason;  ///< not empty: the instance is listed but not run
@@ -32,10 +46,13 @@ struct Instance {
 /// The grid the fragmented allocations are cut from.
 inline constexpr std::string_view kFragmentedGrid = "torus:16x24x24";
 
-/// The allocations of the full table, or of the quick subset.
-std::vector<AllocationCase> quality_allocations(bool quick);
-/// Every pattern on every allocation (a subset of patterns when quick), ids in order.
-std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, bool quick);
+/// The allocations of an instance set.
+std::vector<AllocationCase> quality_allocations(InstanceSet set);
+/// Every pattern on every allocation that is not real-only (a subset of patterns when quick), then,
+/// in the table, every real graph (files under `data_dir`, bench/data) on the allocations that fit
+/// it; ids in order.
+std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, InstanceSet set,
+                                        const std::string& data_dir);
 /// The pattern family of a pattern name (`other` for a name this table does not know).
 std::string pattern_family(std::string_view pattern);
 

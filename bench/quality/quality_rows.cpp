@@ -29,7 +29,7 @@ struct Variant {
 constexpr Variant kVariants[] = {{"rahtm", "rahtm:milp=off"}};
 
 /// Searches that stop when their budget is spent (the others ignore it).
-constexpr std::string_view kBudgeted[] = {"auto", "refine", "emahd", "dimorder-best", "grasp"};
+constexpr std::string_view kBudgeted[] = {"auto", "refine", "emahd", "dimorder-best", "grasp", "bisect"};
 
 /// auto, the default, is measured at the runtime's budget and at the tool's (issue 16's targets).
 constexpr std::pair<std::string_view, double> kAutoBudgets[] = {{"auto@runtime", 200}, {"auto@tool", 10000}};

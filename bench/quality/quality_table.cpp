@@ -1,6 +1,6 @@
 // The mapping quality table of issue 3: every algorithm on every instance, checked and measured, as CSV.
 //
-//   quality_table [--quick] [--out FILE] [--workers N] [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
+//   quality_table [--set table|quick|training] [--quick] [--data-dir DIR] [--out FILE] [--workers N] [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
 //                 [--filter TEXT] [--rows LABEL,...] [--time-limit-min M]
 //
 // Writes one CSV line per (instance, row): MCL under adaptive and dor routing, hop-bytes, and
@@ -139,9 +139,18 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::string_view mode_name(bench::InstanceSet set) {
+  switch (set) {
+    case bench::InstanceSet::quick: return "quick";
+    case bench::InstanceSet::training: return "training";
+    case bench::InstanceSet::table: break;
+  }
+  return "full";
+}
+
 void write_csv(std::ostream& out, const std::vector<Instance>& instances, const std::vector<Row>& rows,
-               const std::vector<Result>& results, const bench::RowSettings& settings, bool quick) {
-  out << "# mode=" << (quick ? "quick" : "full") << " refine_budget_ms=" << settings.refine_budget_ms
+               const std::vector<Result>& results, const bench::RowSettings& settings, bench::InstanceSet set) {
+  out << "# mode=" << mode_name(set) << " refine_budget_ms=" << settings.refine_budget_ms
       << " search_budget_ms=" << settings.search_budget_ms << " seed=" << settings.seed
       << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
   out << "instance,pattern,pattern_family,allocation,allocation_family,grid,ppn,slots,tasks,edges,row,"
@@ -164,10 +173,15 @@ void write_csv(std::ostream& out, const std::vector<Instance>& instances, const 
 int main(int argc, char** argv) {
   CLI::App app{"Mapping quality table (issue 3): every algorithm on every instance, as CSV."};
   bool quick = false;
+  std::string set_name = "table";
+  std::string data_dir = RANKMAP_BENCH_DATA_DIR;
   std::string out_path = "quality_table.csv";
   int workers = 2;
   bench::RowSettings settings;
-  app.add_flag("--quick", quick, "a small subset of instances, for a smoke test");
+  app.add_option("--set", set_name,
+                 "instances: table (reported), quick (a smoke test) or training (what auto is tuned on)");
+  app.add_flag("--quick", quick, "the same as --set quick");
+  app.add_option("--data-dir", data_dir, "where the real graphs are (bench/data)");
   app.add_option("--out", out_path, "CSV file to write");
   app.add_option("--workers", workers, "instances mapped at once (each mapping is single-threaded)")
       ->check(CLI::Range(1, 64));
@@ -186,13 +200,21 @@ int main(int argc, char** argv) {
                  "instances not started after this many minutes are listed as skipped (0: no limit)")
       ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
+  bench::InstanceSet set;
+  try {
+    set = quick ? bench::InstanceSet::quick : bench::parse_instance_set(set_name);
+  } catch (const InputError& e) {
+    std::cerr << "quality_table: " << e.what() << "\n";
+    return 2;
+  }
+  quick = set == bench::InstanceSet::quick;
   if (quick) {
     if (app.count("--refine-budget-ms") == 0) settings.refine_budget_ms = kQuickRefineBudgetMs;
     if (app.count("--search-budget-ms") == 0) settings.search_budget_ms = kQuickSearchBudgetMs;
   }
 
-  const std::vector<bench::AllocationCase> allocations = bench::quality_allocations(quick);
-  std::vector<Instance> instances = bench::quality_instances(allocations, quick);
+  const std::vector<bench::AllocationCase> allocations = bench::quality_allocations(set);
+  std::vector<Instance> instances = bench::quality_instances(allocations, set, data_dir);
   if (!filter.empty()) {
     std::erase_if(instances, [&](const Instance& i) {
       return (i.pattern + " on " + i.allocation->label).find(filter) == std::string::npos;
@@ -239,7 +261,7 @@ int main(int argc, char** argv) {
   std::sort(results.begin(), results.end(),
             [](const Result& a, const Result& b) { return std::tie(a.instance, a.row) < std::tie(b.instance, b.row); });
   std::ofstream out(out_path);
-  write_csv(out, instances, rows, results, settings, quick);
+  write_csv(out, instances, rows, results, settings, set);
   if (!out) {
     std::cerr << "quality_table: cannot write " << out_path << "\n";
     return 2;

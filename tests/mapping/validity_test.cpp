@@ -61,7 +61,7 @@ TEST(Parameters, UnknownParametersAreRefusedByName) {
   const auto g = testing::path_graph(4);
   const Allocation a = Allocation::full(Grid::parse("mesh:4"), 1);
   for (const char* chain : {"mahd:fast", "mahd:3", "emahd:0", "refine:x", "anneal:0", "gge:1", "rcm:1", "hilbert:2", "dimorder-best:-2",
-                            "dimorder:AB"}) {
+                            "dimorder:AB", "bisect:1"}) {
     SCOPED_TRACE(chain);
     EXPECT_THROW(run_chain(chain, core_algorithms(), g, a, {}), InputError);
   }

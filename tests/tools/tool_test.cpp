@@ -92,7 +92,7 @@ TEST_F(Tool, HelpListsTheSubcommands) {
   EXPECT_THAT(run.out, HasSubstr("place"));
   EXPECT_EQ(rankmap("eval --help").exit_code, 0);
   EXPECT_THAT(rankmap("emit --help").out, HasSubstr("openmpi-rankfile, mpich-hostfile, slurm-hostfile, bgq-mapfile"));
-  EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, anneal, split, grasp"));
+  EXPECT_THAT(rankmap("map --help").out, HasSubstr("mahd, emahd, refine, anneal, split, grasp, bisect, tree"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("scotch"));
   EXPECT_THAT(rankmap("map --help").out, HasSubstr("  beam=int" + std::string(12, ' ') + "partial solutions the merge keeps per step"));
   EXPECT_THAT(rankmap("gen --help").out, HasSubstr("nas-cg"));
