@@ -3,6 +3,8 @@
 #include <rankmap/topology/dragonfly.hpp>
 #include <rankmap/topology/routing.hpp>
 
+#include "route_names.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,20 +14,10 @@
 namespace rankmap::topology {
 namespace {
 
-std::map<std::string, double> route_of(const Network& n, std::string_view routing, NodeId src, NodeId dst) {
-  std::vector<ChannelShare> shares;
-  make_routing_model(n, routing)->route(src, dst, shares);
-  std::map<std::string, double> out;
-  for (const ChannelShare& s : shares) out[n.channel_name(s.channel)] += s.fraction;
-  return out;
-}
+using testing::route_of;
 
 std::vector<std::string> path_of(const Network& n, NodeId src, NodeId dst) {
-  std::vector<ChannelShare> shares;
-  make_routing_model(n, "minimal")->route(src, dst, shares);
-  std::vector<std::string> out;
-  for (const ChannelShare& s : shares) out.push_back(n.channel_name(s.channel));
-  return out;
+  return testing::path_of(n, "minimal", src, dst).channels;
 }
 
 // dragonfly:3,2;2,1;3,1;1: 3 groups joined by 2 global links per pair, 2 chassis per group, 3

@@ -2,6 +2,8 @@
 #include <rankmap/topology/fat_tree.hpp>
 #include <rankmap/topology/routing.hpp>
 
+#include "route_names.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,25 +13,13 @@
 namespace rankmap::topology {
 namespace {
 
-/// The route of a unit flow as channel names with their shares.
-std::map<std::string, double> route_of(const Network& n, std::string_view routing, NodeId src, NodeId dst) {
-  std::vector<ChannelShare> shares;
-  make_routing_model(n, routing)->route(src, dst, shares);
-  std::map<std::string, double> out;
-  for (const ChannelShare& s : shares) out[n.channel_name(s.channel)] += s.fraction;
-  return out;
-}
+using testing::route_of;
 
 /// The dmodk route as the ordered list of channel names (each share must be 1).
 std::vector<std::string> path_of(const Network& n, NodeId src, NodeId dst) {
-  std::vector<ChannelShare> shares;
-  make_routing_model(n, "dmodk")->route(src, dst, shares);
-  std::vector<std::string> out;
-  for (const ChannelShare& s : shares) {
-    EXPECT_EQ(s.fraction, 1.0);
-    out.push_back(n.channel_name(s.channel));
-  }
-  return out;
+  const testing::Path path = testing::path_of(n, "dmodk", src, dst);
+  EXPECT_TRUE(path.whole);
+  return path.channels;
 }
 
 // fattree:2;4,4;1,2;1,2, SimGrid's documentation example: 16 nodes; leaf switch j holds nodes
