@@ -268,6 +268,8 @@ def main():
     ap.add_argument("--command", default="bench/run_quality_table.sh")
     ap.add_argument("--elapsed", default="")
     ap.add_argument("--commit", default="")
+    ap.add_argument("--title", default="Mapping quality (issue 3)", help="the section's heading")
+    ap.add_argument("--preface", default="", help="a paragraph to put under the heading")
     args = ap.parse_args()
     settings, cells = read(args.csv)
     t = Table(cells)
@@ -284,7 +286,7 @@ def main():
             capped[(row, c["reason"])].append(t.instances[i])
     failed = [c for c in t.cell.values() if c["status"] == "failed"]
 
-    L = ["## Mapping quality (issue 3)", ""]
+    L = [f"## {args.title}", ""] + ([args.preface, ""] if args.preface else [])
     L += [f"Made by `{args.command}`" + (f" at commit {args.commit}" if args.commit else "") + " (driver `bench/quality/quality_table.cpp`, formatting "
           "`bench/quality/format_quality_table.py`)." + (f" {args.machine}" if args.machine else "") +
           (f" The run took {args.elapsed}." if args.elapsed else ""), ""]
@@ -306,9 +308,11 @@ def main():
           f"`fragmented_nodes` on `{settings['fragmented_grid']}` (9,216 nodes, about the size of Kraken's 9,408), "
           "N nodes with one process each (unless `ppnK` says K), ranks in the scheduler's order." +
           (" The *real* family: the communication matrices of real programs (bench/data/maplib: MapLib's four "
-           "64-rank matrices), each on every "
-           "allocation with at least its task count and at most twice it, on its first slots; one allocation, "
-           "`mesh:4x4x4 ppn1` (MapLib's machine), holds only real graphs."
+           "64-rank matrices; bench/data/profiles: LAMMPS, GROMACS and the SMPI sweep programs BT and SP, "
+           "recorded by rankmap's profiler), each on every "
+           "allocation with at least its task count and at most twice it, on its first slots; three allocations, "
+           "`mesh:4x4x4 ppn1` (MapLib's machine), `torus:8x8x16 ppn1` and `torus:4x4x4x4x2 ppn2`, hold only "
+           "real graphs."
            if any(c["pattern_family"] == "real" for c in t.instances.values()) else "") +
           (" This is the *training* set (`--set training`, bench/quality/README.md): the patterns on other "
            "allocations and with `random` seed 2, which auto is tuned on; it is not the table that is reported."

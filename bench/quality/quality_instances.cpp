@@ -44,6 +44,12 @@ constexpr RealGraph kRealGraphs[] = {
     {"maplib-btmz", "maplib/matrices/btmz.size.csv"},
     {"maplib-cg", "maplib/matrices/cg.size.csv"},
     {"maplib-lulesh", "maplib/matrices/lulesh.size.csv"},
+    // Profiles recorded by rankmap's own profiler (bench/data/profiles/README.md).
+    {"lammps-lj-64", "profiles/lammps-lj-64.mtx"},
+    {"lammps-lj-512", "profiles/lammps-lj-512.mtx"},
+    {"gromacs-spc-64", "profiles/gromacs-spc-64.mtx"},
+    {"smpi-bt-1024", "profiles/smpi-bt-1024.mtx"},
+    {"smpi-sp-1024", "profiles/smpi-sp-1024.mtx"},
 };
 /// A real graph runs on every allocation with at least its task count and at most this many times it.
 constexpr TaskId kRealSlotsPerTask = 2;
@@ -124,8 +130,11 @@ std::vector<AllocationCase> quality_allocations(InstanceSet set) {
   for (const FragmentedCase& c : kFragmented)
     if (!quick || c.nodes <= 250) out.push_back(fragmented(c));
   if (!quick) {
-    // Sized for the real graphs: MapLib's own machine.
+    // Sized for the real graphs: MapLib's own machine, and a 3D and a 5D torus of 1,024 slots, so
+    // that the 512- and 1,024-rank profiles run on every allocation family.
     out.push_back(full("mesh:4x4x4", 1, "mesh", true));
+    out.push_back(full("torus:8x8x16", 1, "3D torus", true));
+    out.push_back(full("torus:4x4x4x4x2", 2, "5D torus", true));
   }
   return out;
 }

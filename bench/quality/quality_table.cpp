@@ -1,7 +1,7 @@
 // The mapping quality table of issue 3: every algorithm on every instance, checked and measured, as CSV.
 //
 //   quality_table [--set table|quick|training] [--quick] [--data-dir DIR] [--out FILE] [--workers N] [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
-//                 [--filter TEXT] [--rows LABEL,...] [--time-limit-min M]
+//                 [--filter TEXT] [--family NAME] [--rows LABEL,...] [--time-limit-min M]
 //
 // Writes one CSV line per (instance, row): MCL under adaptive and dor routing, hop-bytes, and
 // the mapping's wall and CPU time, and for a portfolio (auto) the member it kept, in the reason
@@ -192,6 +192,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", settings.seed, "seed of every randomised algorithm");
   std::string filter;
   app.add_option("--filter", filter, "only the instances whose '<pattern> on <allocation>' contains TEXT");
+  std::string family;
+  app.add_option("--family", family, "only the instances of this pattern family (e.g. real)");
   std::vector<std::string> row_labels;
   app.add_option("--rows", row_labels, "only these rows (labels as in the table, e.g. identity,mahd+refine)")
       ->delimiter(',');
@@ -215,9 +217,10 @@ int main(int argc, char** argv) {
 
   const std::vector<bench::AllocationCase> allocations = bench::quality_allocations(set);
   std::vector<Instance> instances = bench::quality_instances(allocations, set, data_dir);
-  if (!filter.empty()) {
+  if (!filter.empty() || !family.empty()) {
     std::erase_if(instances, [&](const Instance& i) {
-      return (i.pattern + " on " + i.allocation->label).find(filter) == std::string::npos;
+      return (i.pattern + " on " + i.allocation->label).find(filter) == std::string::npos ||
+             (!family.empty() && i.pattern_family != family);
     });
     for (std::size_t k = 0; k < instances.size(); ++k) instances[k].id = static_cast<int>(k);
   }
