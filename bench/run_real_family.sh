@@ -30,7 +30,7 @@ python3 "$root/bench/quality/format_quality_table.py" "$csv" "$section" \
   --title "Mapping quality: the real family (issue 16)" \
   --preface "The quality table's *real* family alone, from one run of \`bench/run_real_family.sh\` at commit $commit ($(date -u +%Y-%m-%d); raw CSV \`bench/results/$(basename "$out")/real_family.csv\`), the default path first. Every graph here is held out: no constant of any mapper was tuned on it. The verdict columns compare each auto row per instance with the identity and with the best of the single rows, chosen afterwards per instance (a best-of-N, not a mapper)." \
   --command "bench/quality/quality_table ${driver[*]}" --commit "$commit" --elapsed "$((elapsed / 60)) min $((elapsed % 60)) s" \
-  --machine "Machine: $(nproc) cores of $cpu, shared (load average at the start $load, at the end $end_load); $(grep -m1 '^CMAKE_BUILD_TYPE:' "$build/CMakeCache.txt" | cut -d= -f2) build." || exit 2
+  --machine "Machine: $(nproc) cores of $cpu, shared (load average at the start $load, at the end $end_load; this run at niceness $(nice)); $(grep -m1 '^CMAKE_BUILD_TYPE:' "$build/CMakeCache.txt" | cut -d= -f2) build." || exit 2
 { echo; echo "### The real family against MapLib's 12 peer mappings (\`bench/maplib_peers.py\`, the same run)"; echo
   cat "$section.peers"; } >>"$section"
 python3 "$root/bench/replace_section.py" "$root/BENCHMARKS.md" "$section"
