@@ -1,5 +1,6 @@
 // scotch: Scotch's static mapping of the symmetrized graph onto the allocation's part of the network.
 #include "mapping/greedy_embedding.hpp"
+#include "offline/child_process.hpp"
 #include "mapping/slot_layout.hpp"
 
 #include <rankmap/mapping/mapping.hpp>
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace rankmap::mapping {
@@ -314,13 +317,10 @@ void fit_capacities(const graph::CommGraph& sym, const Allocation& alloc, std::v
   }
 }
 
-}  // namespace
-
-Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
-  const SCOTCH_Num flags = strategy_flags(options.parameter);
+/// Scotch's mapping, computed in this process.
+Mapping scotch_mapping(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options,
+                       SCOTCH_Num flags) {
   const TaskId n = graph.num_tasks();
-  // One node leaves nothing to decide, and Scotch 7.0's SCOTCH_archSub crashes on a single terminal.
-  if (alloc.num_nodes() == 1) return identity_mapping(n);
   const graph::CommGraph sym = graph.symmetrized();
   Target target(alloc);
   auto [arrays, parts] = source_graph(sym, alloc, target);
@@ -337,6 +337,39 @@ Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const
   }
   fit_capacities(sym, alloc, node_of);
   return detail::slots_from_nodes(alloc, node_of);
+}
+
+}  // namespace
+
+/// Scotch cannot be stopped from inside, so under a finite budget it runs in a child process that
+/// is killed at the deadline (child_process.hpp); the child does nothing but Scotch's mapping and
+/// rankmap's arithmetic around it. The fallback is then what a chain handed over (options.initial)
+/// or else the launcher's order: the budget is spent, and any other mapping would take more time.
+/// An infinite budget runs Scotch in this process, as nothing would ever stop the child.
+Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const MapOptions& options) {
+  const SCOTCH_Num flags = strategy_flags(options.parameter);
+  const TaskId n = graph.num_tasks();
+  // One node leaves nothing to decide, and Scotch 7.0's SCOTCH_archSub crashes on a single terminal.
+  if (alloc.num_nodes() == 1) return identity_mapping(n);
+  if (!std::isfinite(options.time_budget_ms)) return scotch_mapping(graph, alloc, options, flags);
+  const Deadline deadline(options.time_budget_ms);
+  std::optional<Mapping> mapping =
+      detail::run_in_child(deadline, [&] { return scotch_mapping(graph, alloc, options, flags); });
+  if (mapping) {
+    if (static_cast<TaskId>(mapping->size()) != n)
+      throw std::runtime_error("scotch: the child process returned " + std::to_string(mapping->size()) +
+                               " slots for " + std::to_string(n) + " tasks");
+    return std::move(*mapping);
+  }
+  const bool initial = options.initial != nullptr;
+  if (options.choice) {
+    char budget[32];
+    std::snprintf(budget, sizeof budget, "%.0f", options.time_budget_ms);
+    *options.choice = {initial ? "initial" : "identity",
+                       std::string("scotch stopped at the deadline (budget ") + budget + " ms); returned " +
+                           (initial ? "the initial mapping" : "the launcher's order")};
+  }
+  return initial ? *options.initial : identity_mapping(n);
 }
 
 }  // namespace rankmap::mapping

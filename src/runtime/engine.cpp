@@ -9,6 +9,7 @@
 #include "graph_gather.hpp"
 #include "list_exchange.hpp"
 #include "placement_step.hpp"
+#include "reorder_summary.hpp"
 #include "report.hpp"
 #include "requests.hpp"
 #include "state.hpp"
@@ -121,14 +122,8 @@ void report_decision(const Call& c, const Decision& d) noexcept {
 }
 
 void fill(ReorderOutcome& outcome, const Decision& d, std::vector<SlotId> slot_of) {
-  outcome.applied = d.applied;
+  detail::copy_summary(outcome, d);
   outcome.slot_of = d.applied ? std::move(slot_of) : std::vector<SlotId>();
-  outcome.algorithm = d.algorithm;
-  outcome.objective = d.objective;
-  outcome.note = d.note;
-  outcome.before = d.before;
-  outcome.after = d.after;
-  outcome.seconds = d.seconds;
 }
 
 int raise_invalid(MPI_Comm comm, MPI_Comm* result) noexcept {

@@ -1,51 +1,29 @@
 // Converting the root's verdict to and from the bytes of its broadcast.
 #include "verdict.hpp"
 
-#include <algorithm>
+#include "reorder_summary.hpp"
+
 #include <cstring>
 
 namespace rankmap::runtime {
 
-namespace {
-
-template <std::size_t N>
-void copy_text(char (&to)[N], std::string_view from) noexcept {
-  const std::size_t n = std::min(from.size(), N - 1);
-  std::memcpy(to, from.data(), n);
-  to[n] = '\0';
-}
-
-}  // namespace
-
 Verdict verdict_of(const Decision& d) noexcept {
   Verdict v;
   v.status = Verdict::decided;
-  v.applied = d.applied;
-  v.before = d.before;
-  v.after = d.after;
-  v.seconds = d.seconds;
-  copy_text(v.algorithm, d.algorithm);
-  copy_text(v.objective, d.objective);
-  copy_text(v.note, d.note);
+  detail::copy_summary(v, d);
   return v;
 }
 
 Verdict verdict_of(Verdict::Status status, std::string_view note) noexcept {
   Verdict v;
   v.status = status;
-  copy_text(v.note, note);
+  detail::assign_field(v.note, note);
   return v;
 }
 
 Decision decision_of(const Verdict& v) {
   Decision d;
-  d.applied = v.applied != 0;
-  d.algorithm = v.algorithm;
-  d.objective = v.objective;
-  d.note = v.note;
-  d.before = v.before;
-  d.after = v.after;
-  d.seconds = v.seconds;
+  detail::copy_summary(d, v);
   return d;
 }
 

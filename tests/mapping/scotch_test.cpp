@@ -7,14 +7,27 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <vector>
+
 namespace rankmap::mapping {
 namespace {
 
 using topology::Allocation;
 using topology::Grid;
 
+/// A budget no loaded machine exhausts on these small instances: Scotch runs to its end in the
+/// child process that a finite budget puts it in.
+constexpr double kGenerousMs = 600000;
+
+MapOptions generous() {
+  MapOptions options;
+  options.time_budget_ms = kGenerousMs;
+  return options;
+}
+
 Mapping scotch(const graph::CommGraph& graph, const Allocation& alloc, const char* chain = "scotch") {
-  return run_chain(chain, all_algorithms(), graph, alloc, MapOptions{});
+  return run_chain(chain, all_algorithms(), graph, alloc, generous());
 }
 
 TEST(Scotch, RingOnRingTorusIsOneHopPerEdge) {
@@ -52,7 +65,7 @@ TEST(Scotch, LinesOfNodesListedOutOfOrderOnEveryKindOfArchitecture) {
   for (const Case& c : cases)
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const Allocation alloc = Allocation::of_nodes(Grid::parse(c.grid), c.nodes, 1);
-      MapOptions options;
+      MapOptions options = generous();
       options.seed = seed;
       const Mapping m = run_chain("scotch", all_algorithms(), c.graph, alloc, options);
       EXPECT_EQ(metrics::dilation(c.graph, alloc, m).max, 1) << c.grid << " seed " << seed;
@@ -81,6 +94,66 @@ TEST(Scotch, StrategyParameter) {
   const Allocation alloc = Allocation::full(Grid::parse("torus:6"), 1);
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc, "scotch:quality")), 12);
   EXPECT_THROW(scotch(graph, alloc, "scotch:best"), InputError);
+}
+
+TEST(ScotchDeadline, AGenerousBudgetGivesTheMappingOfScotchInThisProcess) {
+  // An infinite budget runs Scotch in this process, a finite one in a child process; with one
+  // thread and one seed Scotch is deterministic, so both must agree slot for slot. The second
+  // allocation has nodes of 4, 4 and 2 slots, where filler vertices and fit_capacities take part.
+  struct Case {
+    graph::CommGraph graph;
+    Allocation alloc;
+  };
+  const std::vector<Case> cases = {
+      {testing::stencil_graph({8, 8, 8}, true), Allocation::full(Grid::parse("torus:4x4x4"), 8)},
+      {testing::random_graph(10, 3, 4),
+       Allocation::of_nodes(Grid::parse("mesh:4x4"), std::vector<NodeId>{5, 6, 9}, 4).first_slots(10)}};
+  for (const Case& c : cases)
+    for (const char* chain : {"scotch", "scotch:quality"}) {
+      MapOptions in_process;
+      in_process.time_budget_ms = std::numeric_limits<double>::infinity();
+      const Mapping expected = run_chain(chain, all_algorithms(), c.graph, c.alloc, in_process);
+      Choice choice;
+      MapOptions forked = generous();
+      forked.choice = &choice;
+      EXPECT_EQ(run_chain(chain, all_algorithms(), c.graph, c.alloc, forked), expected) << chain;
+      EXPECT_EQ(choice.chosen, "") << "a finished Scotch names no fallback";
+      EXPECT_NE(expected, identity_mapping(c.graph.num_tasks())) << "the instance must not make the test trivial";
+    }
+}
+
+/// 16,384 tasks on torus:16x16x16 with 4 per node, where Scotch took 4.5 s of CPU time in the
+/// deadline benchmark, under a budget of 20 ms that no machine maps it in.
+struct StoppedScotch {
+  graph::CommGraph graph = testing::stencil_graph({32, 32, 16}, true);
+  Allocation alloc = Allocation::full(Grid::parse("torus:16x16x16"), 4);
+  Choice choice;
+  MapOptions options = [this] {
+    MapOptions o;
+    o.time_budget_ms = 20;
+    o.choice = &choice;
+    return o;
+  }();
+  Mapping run(const char* chain) const { return run_chain(chain, all_algorithms(), graph, alloc, options); }
+};
+
+TEST(ScotchDeadline, ATinyBudgetStopsScotchAndReturnsTheLaunchersOrder) {
+  StoppedScotch s;
+  EXPECT_EQ(s.run("scotch"), identity_mapping(16384));
+  EXPECT_EQ(s.choice.chosen, "identity");
+  // The budget in the note is what run_chain had left of the 20 ms, so only the rest is checked.
+  EXPECT_TRUE(s.choice.detail.starts_with("scotch stopped at the deadline (budget ")) << s.choice.detail;
+  EXPECT_TRUE(s.choice.detail.ends_with(" ms); returned the launcher's order")) << s.choice.detail;
+}
+
+TEST(ScotchDeadline, StoppedInAChainItReturnsThePreviousStagesMapping) {
+  // hilbert ignores budgets, so whatever time it takes, scotch then gets at most 20 ms and returns
+  // hilbert's mapping.
+  StoppedScotch s;
+  const Mapping chained = s.run("hilbert+scotch");
+  EXPECT_EQ(chained, s.run("hilbert"));
+  EXPECT_NE(chained, identity_mapping(16384));
+  EXPECT_EQ(s.choice.chosen, "initial");
 }
 
 }  // namespace

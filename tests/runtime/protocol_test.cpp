@@ -50,6 +50,7 @@ TEST(Protocol, VerdictRoundTripCarriesThePermutation) {
   d.note = std::string(400, 'x');  // longer than the field: cut, and still terminated
   d.before = 8;
   d.after = 2;
+  d.seconds = 0.25;
   const std::vector<SlotId> slot_of = {2, 0, 3, 1};
   std::vector<char> bytes(verdict_bytes(4));
   write_verdict(verdict_of(d), slot_of, bytes);
@@ -60,8 +61,11 @@ TEST(Protocol, VerdictRoundTripCarriesThePermutation) {
   const Decision back = decision_of(v);
   EXPECT_TRUE(back.applied);
   EXPECT_EQ(back.algorithm, d.algorithm);
+  EXPECT_EQ(back.objective, "mcl");
   EXPECT_EQ(back.note, std::string(255, 'x'));
+  EXPECT_EQ(back.before, 8);
   EXPECT_EQ(back.after, 2);
+  EXPECT_EQ(back.seconds, 0.25);
 }
 
 TEST(Protocol, AnAppliedVerdictWithoutItsPermutationIsAFailure) {
