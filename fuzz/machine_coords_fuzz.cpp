@@ -13,12 +13,15 @@
 namespace {
 
 // The Slurm variables of the current input: its first line is the address, the rest the pattern.
-std::string slurm_addr, slurm_pattern;
+std::string slurm_addr, slurm_pattern, slurm_host;
 const char* fake_getenv(const char* name) {
   if (std::string_view(name) == "SLURM_TOPOLOGY_ADDR") return slurm_addr.c_str();
   if (std::string_view(name) == "SLURM_TOPOLOGY_ADDR_PATTERN") return slurm_pattern.c_str();
   return nullptr;
 }
+
+// This host is the node the address names, so that the parsing past the name check is reached.
+std::string fake_host() { return slurm_host; }
 
 }  // namespace
 
@@ -43,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       default: {
         slurm_addr = std::string(first);
         slurm_pattern = std::string(rest);
-        const Location where = make_slurm_provider(&fake_getenv)->locate(0, 1);
+        slurm_host = slurm_addr.substr(slurm_addr.rfind('.') + 1);
+        const Location where = make_slurm_provider(&fake_getenv, &fake_host)->locate(0, 1);
         if (where.switch_path.empty() || where.node_name.empty()) __builtin_trap();
       }
     }

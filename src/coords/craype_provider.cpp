@@ -6,7 +6,6 @@
 #include <rankmap/types.hpp>
 
 #include <fstream>
-#include <iterator>
 
 namespace rankmap::coords {
 

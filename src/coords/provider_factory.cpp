@@ -61,9 +61,13 @@ class AutoProvider final : public Provider {
     }
 #endif
     const char* pattern = std::getenv("SLURM_TOPOLOGY_ADDR_PATTERN");
-    // `node` alone is Slurm's flat topology: no switches to learn.
-    if (std::getenv("SLURM_TOPOLOGY_ADDR") != nullptr && pattern != nullptr && std::string_view(pattern) != "node")
-      return make_slurm_provider(&system_getenv)->locate(world_rank, world_size);
+    const char* addr = std::getenv("SLURM_TOPOLOGY_ADDR");
+    // `node` alone is Slurm's flat topology: no switches to learn. Variables that name another
+    // node were forwarded by the launcher from where mpiexec ran: they say nothing about this one.
+    if (addr != nullptr && pattern != nullptr && std::string_view(pattern) != "node" &&
+        short_host_name(std::string_view(addr).substr(std::string_view(addr).rfind('.') + 1)) ==
+            short_host_name(this_host_name()))
+      return make_slurm_provider(&system_getenv, &this_host_name)->locate(world_rank, world_size);
     std::error_code ec;
     if (std::filesystem::exists(kCrayXnamePath, ec))
       return make_craype_provider({}, kCrayXnamePath)->locate(world_rank, world_size);
@@ -84,7 +88,7 @@ std::unique_ptr<Provider> make_provider(const CoordsSpec& spec) {
     case CoordsSpec::Kind::cray: return machine_provider(spec.kind);
     case CoordsSpec::Kind::tofu: return tofu_provider(spec.options);
     case CoordsSpec::Kind::craype: return make_craype_provider(spec.options, kCrayXnamePath);
-    case CoordsSpec::Kind::slurm: return make_slurm_provider(&system_getenv);
+    case CoordsSpec::Kind::slurm: return make_slurm_provider(&system_getenv, &this_host_name);
   }
   throw InputError("RANKMAP_COORDS: unknown provider");
 }

@@ -53,8 +53,9 @@ std::unique_ptr<Provider> make_craype_provider(std::string_view options, std::st
 
 /// getenv(), injectable so that tests fake a Slurm job's environment.
 using GetEnvFn = const char* (*)(const char* name);
-/// Slurm's topology/tree: the node's switches from SLURM_TOPOLOGY_ADDR and _PATTERN.
-std::unique_ptr<Provider> make_slurm_provider(GetEnvFn get_env);
+/// Slurm's topology/tree: the node's switches from SLURM_TOPOLOGY_ADDR and _PATTERN, whose node
+/// name must be `host_name()`'s (up to the first dot): anything else was inherited from another node.
+std::unique_ptr<Provider> make_slurm_provider(GetEnvFn get_env, HostNameFn host_name);
 
 #ifdef RANKMAP_HAVE_BGQ
 bool read_bgq_personality(BgqPersonality& out);

@@ -25,7 +25,7 @@ std::vector<std::string_view> split_dots(std::string_view text) {
 
 class SlurmProvider final : public Provider {
  public:
-  explicit SlurmProvider(GetEnvFn get_env) : get_env_(get_env) {}
+  SlurmProvider(GetEnvFn get_env, HostNameFn host_name) : get_env_(get_env), host_name_(host_name) {}
   std::string name() const override { return "slurm"; }
 
   Location locate(int, int) const override {
@@ -57,17 +57,27 @@ class SlurmProvider final : public Provider {
       if (i + 1 < names.size()) where.switch_path.emplace_back(names[i]);
     }
     where.node_name = std::string(names.back());
-    where.node_key = node_key_of_host(where.node_name);
+    // A launcher that forwards its whole environment (MPICH's hydra does by default) hands every
+    // process the variables of the node mpiexec ran on; the node's own name tells them apart.
+    const std::string host = host_name_();
+    if (short_host_name(where.node_name) != short_host_name(host))
+      throw InputError("SLURM_TOPOLOGY_ADDR='" + std::string(a) + "' names node '" + where.node_name +
+                       "', but this host is '" + host + "' (the variable was inherited from another node)");
+    // The same key as the hostname provider, so that nodes are the same whichever provider answers.
+    where.node_key = node_key_of_host(host);
     where.socket = socket_of_this_process();
     return where;
   }
 
  private:
   GetEnvFn get_env_;
+  HostNameFn host_name_;
 };
 
 }  // namespace
 
-std::unique_ptr<Provider> make_slurm_provider(GetEnvFn get_env) { return std::make_unique<SlurmProvider>(get_env); }
+std::unique_ptr<Provider> make_slurm_provider(GetEnvFn get_env, HostNameFn host_name) {
+  return std::make_unique<SlurmProvider>(get_env, host_name);
+}
 
 }  // namespace rankmap::coords

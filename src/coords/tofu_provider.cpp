@@ -5,6 +5,7 @@
 #include <rankmap/types.hpp>
 
 #include <charconv>
+#include <iterator>
 
 namespace rankmap::coords {
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -146,23 +147,26 @@ const char* fake_getenv(const char* name) {
   return it == fake_environment().end() ? nullptr : it->second.c_str();
 }
 
+std::string host_nid0042() { return "nid0042.cluster.example"; }
+
 std::string slurm_error(const std::string& addr, const std::string& pattern) {
   fake_environment() = {{"SLURM_TOPOLOGY_ADDR", addr}, {"SLURM_TOPOLOGY_ADDR_PATTERN", pattern}};
-  return testing::input_error_of([] { make_slurm_provider(&fake_getenv)->locate(0, 1); });
+  return testing::input_error_of([] { make_slurm_provider(&fake_getenv, &host_nid0042)->locate(0, 1); });
 }
 
 TEST(SlurmProvider, SwitchPathAndNodeFromTheEnvironment) {
   fake_environment() = {{"SLURM_TOPOLOGY_ADDR", "s1.s7.nid0042"}, {"SLURM_TOPOLOGY_ADDR_PATTERN", "switch.switch.node"}};
-  const Location where = make_slurm_provider(&fake_getenv)->locate(0, 1);
+  const Location where = make_slurm_provider(&fake_getenv, &host_nid0042)->locate(0, 1);
   EXPECT_EQ(where.switch_path, (std::vector<std::string>{"s1", "s7"}));
   EXPECT_EQ(where.node_name, "nid0042");
-  EXPECT_EQ(where.node_key, node_key_of_host("nid0042"));
+  // The host name's key, as the hostname provider gives it; the names agree up to the first dot.
+  EXPECT_EQ(where.node_key, node_key_of_host("nid0042.cluster.example"));
   EXPECT_FALSE(where.grid.has_value());
 }
 
 TEST(SlurmProvider, BadValuesNameTheVariable) {
   fake_environment().clear();
-  EXPECT_THAT(testing::input_error_of([] { make_slurm_provider(&fake_getenv)->locate(0, 1); }),
+  EXPECT_THAT(testing::input_error_of([] { make_slurm_provider(&fake_getenv, &host_nid0042)->locate(0, 1); }),
               HasSubstr("SLURM_TOPOLOGY_ADDR and SLURM_TOPOLOGY_ADDR_PATTERN must both be set"));
   EXPECT_EQ(slurm_error("s1.nid1", "switch.switch.node"),
             "SLURM_TOPOLOGY_ADDR='s1.nid1' has 2 dot-separated names, but "
@@ -171,6 +175,38 @@ TEST(SlurmProvider, BadValuesNameTheVariable) {
   EXPECT_THAT(slurm_error("s1.nid1.x", "switch.node.switch"), HasSubstr("expected 'switch' elements separated by dots, then 'node'"));
   EXPECT_EQ(slurm_error("s1..nid1", "switch.switch.node"), "SLURM_TOPOLOGY_ADDR='s1..nid1': element 2 is empty");
   EXPECT_THAT(slurm_error(std::string(5000, 's'), "switch.node"), HasSubstr("longer than 4096"));
+  // Another node's variables, forwarded by a launcher from where mpiexec ran.
+  EXPECT_EQ(slurm_error("s1.s7.nid0001", "switch.switch.node"),
+            "SLURM_TOPOLOGY_ADDR='s1.s7.nid0001' names node 'nid0001', but this host is 'nid0042.cluster.example' "
+            "(the variable was inherited from another node)");
+}
+
+// `auto` on this machine (no BG/Q, Cray XE, Tofu or /etc/cray/xname): slurm when the variables name
+// this host, host names otherwise.
+class AutoProviderTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    unsetenv("SLURM_TOPOLOGY_ADDR");
+    unsetenv("SLURM_TOPOLOGY_ADDR_PATTERN");
+  }
+  static Location locate_with(const std::string& addr) {
+    setenv("SLURM_TOPOLOGY_ADDR", addr.c_str(), 1);
+    setenv("SLURM_TOPOLOGY_ADDR_PATTERN", "switch.switch.node", 1);
+    return make_provider(CoordsSpec::parse("auto"))->locate(0, 1);
+  }
+};
+
+TEST_F(AutoProviderTest, SlurmWhenTheVariablesNameThisHost) {
+  const std::string host(short_host_name(this_host_name()));
+  const Location where = locate_with("top.leaf3." + host);
+  EXPECT_EQ(where.switch_path, (std::vector<std::string>{"top", "leaf3"}));
+  EXPECT_EQ(where.node_key, node_key_of_host(this_host_name()));
+}
+
+TEST_F(AutoProviderTest, HostNamesWhenTheVariablesNameAnotherNode) {
+  const Location where = locate_with("top.leaf3.not-this-host-" + this_host_name());
+  EXPECT_TRUE(where.switch_path.empty());
+  EXPECT_EQ(where.node_key, node_key_of_host(this_host_name()));
 }
 
 }  // namespace
