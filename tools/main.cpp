@@ -13,7 +13,8 @@
   X(map)                       \
   X(emit)                      \
   X(place)                     \
-  X(render)
+  X(render)                    \
+  X(slurm)
 
 namespace rankmap::tools {
 #define RANKMAP_DECLARE_SUBCOMMAND(name) void add_##name##_command(CLI::App& app);

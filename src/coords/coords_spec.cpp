@@ -1,5 +1,6 @@
 // Parsing RANKMAP_COORDS values.
-#include "provider.hpp"
+#include "craype_rule.hpp"
+#include "providers.hpp"
 
 #include <rankmap/types.hpp>
 
@@ -50,6 +51,16 @@ CoordsSpec CoordsSpec::parse(std::string_view text) {
   if (text == "bgq") spec.kind = Kind::bgq;
   else if (text == "cray") spec.kind = Kind::cray;
   else if (text == "hostname") spec.kind = Kind::hostname;
+  else if (text == "slurm") spec.kind = Kind::slurm;
+  else if (text == "tofu" || text.starts_with("tofu:")) {
+    spec.kind = Kind::tofu;
+    spec.options = std::string(text.substr(std::min<std::size_t>(text.size(), 5)));
+    (void)parse_tofu_shape(spec.options);
+  } else if (text == "craype" || text.starts_with("craype:")) {
+    spec.kind = Kind::craype;
+    spec.options = std::string(text.substr(std::min<std::size_t>(text.size(), 7)));
+    (void)CrayPeRule::parse(spec.options);
+  }
   else if (text.starts_with("file:") && text.size() > 5) {
     spec.kind = Kind::file;
     spec.path = std::string(text.substr(5));
@@ -57,7 +68,8 @@ CoordsSpec CoordsSpec::parse(std::string_view text) {
     return parse_emulation(text.substr(8), text);
   } else {
     throw InputError("'" + std::string(text) +
-                     "': expected auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray or hostname");
+                     "': expected auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray, tofu[:XxYxZ], "
+                     "craype[:key=value,...], slurm or hostname");
   }
   return spec;
 }

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <rankmap/topology/grid.hpp>
+#include <rankmap/topology/network.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rankmap::coords {
 
@@ -17,6 +19,15 @@ struct Location {
   std::optional<topology::Grid> grid; ///< the machine's network; empty when only nodes are known
   topology::Coords coords{};          ///< the node's coordinates in `grid`
   int socket = -1;                    ///< the socket (package) of this process within its node, -1 unknown
+  /// A network that is not a grid (craype: a Slingshot dragonfly) and this node's index in it.
+  /// The run-time placement does not use it yet: such a process counts as `nodes_only`
+  /// (docs/runtime.md); the offline tools do.
+  std::optional<topology::Network> network;
+  NodeId network_node = -1;
+  /// slurm: the switches from the root of the tree down to the node's leaf switch, and the node's
+  /// name, from SLURM_TOPOLOGY_ADDR. Empty for other providers.
+  std::vector<std::string> switch_path;
+  std::string node_name;
 };
 
 /// One source of locations. Providers make no MPI call, so they run anywhere and test without MPI.
@@ -31,20 +42,23 @@ class Provider {
 
 /// A parsed RANKMAP_COORDS value.
 struct CoordsSpec {
-  enum class Kind { automatic, file, emulate, bgq, cray, hostname };
+  enum class Kind { automatic, file, emulate, bgq, cray, hostname, tofu, craype, slurm };
   Kind kind = Kind::automatic;
   std::string path;            ///< file
   std::string grid;            ///< emulate: the grid spec, e.g. `torus:4x4x4`
   int ppn = 1;                 ///< emulate: processes per emulated node
   int sockets = 1;             ///< emulate: sockets per emulated node (ppn must be a multiple)
+  std::string options;         ///< tofu: `XxYxZ`; craype: the rule's `key=value,...` (both validated by parse)
 
-  /// Parses `auto`, `file:PATH`, `emulate:<grid>[,ppn=N][,sockets=S]`, `bgq`, `cray` or `hostname`.
+  /// Parses `auto`, `file:PATH`, `emulate:<grid>[,ppn=N][,sockets=S]`, `bgq`, `cray`, `hostname`,
+  /// `tofu[:XxYxZ]`, `craype[:key=value,...]` or `slurm`.
   /// Throws InputError naming the value otherwise.
   static CoordsSpec parse(std::string_view text);
 };
 
-/// The provider a spec names. `auto` tries BG/Q, then Cray, then host names, with whichever
-/// of the first two this build supports. Throws InputError for a machine this build cannot read.
+/// The provider a spec names. `auto` tries BG/Q, then Cray XE/XK, then Tofu (each where this build
+/// supports it), then slurm (where SLURM_TOPOLOGY_ADDR is set), then craype (where /etc/cray/xname
+/// exists), then host names. Throws InputError for a machine this build cannot read.
 std::unique_ptr<Provider> make_provider(const CoordsSpec& spec);
 
 }  // namespace rankmap::coords

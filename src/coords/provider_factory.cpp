@@ -4,6 +4,9 @@
 
 #include <rankmap/types.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+
 namespace rankmap::coords {
 
 namespace {
@@ -23,7 +26,19 @@ std::unique_ptr<Provider> machine_provider(CoordsSpec::Kind kind) {
 #endif
 }
 
-/// BG/Q, then Cray, then host names: the first that this build supports and that answers.
+const char* system_getenv(const char* name) { return std::getenv(name); }
+
+std::unique_ptr<Provider> tofu_provider([[maybe_unused]] const std::string& options) {
+#ifdef RANKMAP_HAVE_TOFU
+  return make_tofu_provider(tofu_system_call(), parse_tofu_shape(options));
+#else
+  throw InputError("RANKMAP_COORDS=tofu: this build has no Tofu support (no FJMPI_Topology_get_coords in mpi-ext.h)");
+#endif
+}
+
+/// BG/Q, then Cray XE/XK, then Tofu (where built), then slurm (where Slurm's tree variables are set),
+/// then craype (where the xname file exists), then host names: the first that answers. A machine
+/// is identified by what it provides, so only a provider that applies and then fails is skipped.
 class AutoProvider final : public Provider {
  public:
   std::string name() const override { return "auto"; }
@@ -38,6 +53,24 @@ class AutoProvider final : public Provider {
       // A Cray login or service node has no mesh coordinates; host names still give the nodes.
     }
 #endif
+#ifdef RANKMAP_HAVE_TOFU
+    try {
+      return tofu_provider({})->locate(world_rank, world_size);
+    } catch (const InputError&) {
+      // A node outside Fugaku's shape, or a shared node, where Fujitsu's MPI refuses coordinates.
+    }
+#endif
+    const char* pattern = std::getenv("SLURM_TOPOLOGY_ADDR_PATTERN");
+    const char* addr = std::getenv("SLURM_TOPOLOGY_ADDR");
+    // `node` alone is Slurm's flat topology: no switches to learn. Variables that name another
+    // node were forwarded by the launcher from where mpiexec ran: they say nothing about this one.
+    if (addr != nullptr && pattern != nullptr && std::string_view(pattern) != "node" &&
+        short_host_name(std::string_view(addr).substr(std::string_view(addr).rfind('.') + 1)) ==
+            short_host_name(this_host_name()))
+      return make_slurm_provider(&system_getenv, &this_host_name)->locate(world_rank, world_size);
+    std::error_code ec;
+    if (std::filesystem::exists(kCrayXnamePath, ec))
+      return make_craype_provider({}, kCrayXnamePath)->locate(world_rank, world_size);
     return make_hostname_provider()->locate(world_rank, world_size);
 #endif
   }
@@ -53,6 +86,9 @@ std::unique_ptr<Provider> make_provider(const CoordsSpec& spec) {
     case CoordsSpec::Kind::hostname: return make_hostname_provider();
     case CoordsSpec::Kind::bgq:
     case CoordsSpec::Kind::cray: return machine_provider(spec.kind);
+    case CoordsSpec::Kind::tofu: return tofu_provider(spec.options);
+    case CoordsSpec::Kind::craype: return make_craype_provider(spec.options, kCrayXnamePath);
+    case CoordsSpec::Kind::slurm: return make_slurm_provider(&system_getenv, &this_host_name);
   }
   throw InputError("RANKMAP_COORDS: unknown provider");
 }
