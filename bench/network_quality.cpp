@@ -112,7 +112,8 @@ Row parse_row(const std::string& text, double default_budget_ms) {
       const auto colon = name.find(':');
       const auto slash = items[k].find('/');
       const std::string_view parameter = colon == std::string::npos ? std::string_view() : std::string_view(name).substr(colon + 1);
-      row.members.push_back({name, info->map, parameter, slash == std::string::npos ? 0 : std::atof(items[k].c_str() + slash + 1)});
+      row.members.push_back({name, info->map, parameter, slash == std::string::npos ? 0 : std::atof(items[k].c_str() + slash + 1),
+                             0, 0, mapping::detail::MemberNetworks::all});
     }
   }
   return row;

@@ -91,8 +91,8 @@ long long attempts_parameter(const MapOptions& options) {
 std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
                                     const Deadline& deadline, bool timed) {
-  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}}};
-  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}});
+  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}, {}}};
+  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}, {}});
   for (const detail::PortfolioMember& member : members) {
     if (timed && deadline.passed()) break;
     if (!runs_on(member, alloc.network()) || (member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
@@ -106,7 +106,7 @@ std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topolog
     member_options.time_budget_ms = timed ? member.budget_share * options.time_budget_ms : kUnboundedMs;
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
-    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}});
+    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}, {}});
   }
   return starts;
 }
@@ -122,7 +122,7 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
   refine_options.progress = nullptr;
   refine_options.parameter = attempts > 0 ? std::to_string(attempts) : std::string();
   refine_options.time_budget_ms = ms;
-  Candidate result{start.name + std::string(suffix), map_refine(graph, alloc, refine_options), {}};
+  Candidate result{start.name + std::string(suffix), map_refine(graph, alloc, refine_options), {}, {}};
   result.score = score(result.mapping);
   return score_less(result, start) ? result : start;
 }
