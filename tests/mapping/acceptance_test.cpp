@@ -28,7 +28,7 @@ struct TradeOff {
     return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.grid(), routing));
   }
   AcceptanceTest test(bool check_dor) const {
-    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor};
+    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor, {}};
   }
 };
 
@@ -74,13 +74,13 @@ TEST(Acceptance, TheHedgeAppliesToMclWhenNoRoutingIsNamed) {
 
 TEST(Acceptance, TooSmallAGainIsRefusedFirst) {
   const TradeOff t;
-  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false};
+  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false, {}};
   EXPECT_EQ(refusal_of(small_gain, t.graph, t.alloc, t.candidate, t.launcher), "gain below RANKMAP_MIN_GAIN");
 }
 
 TEST(Acceptance, AMappingThatLoadsNoChannelMoreUnderEitherRoutingIsAccepted) {
   const TradeOff t;
-  const AcceptanceTest test{2.0, 1.0, 0.02, true};
+  const AcceptanceTest test{2.0, 1.0, 0.02, true, {}};
   EXPECT_EQ(refusal_of(test, t.graph, t.alloc, t.launcher, t.launcher), "");
 }
 
