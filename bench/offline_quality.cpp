@@ -1,10 +1,10 @@
 // Quality of split, grasp and scotch against the identity and the Gilmore-Lawler bound, as a Markdown table.
 #include <rankmap/graph/patterns.hpp>
 #include <rankmap/mapping/offline.hpp>
-#include <rankmap/metrics/channel_load.hpp>
-#include <rankmap/metrics/hop_bytes.hpp>
 #include <rankmap/metrics/qap_bound.hpp>
 #include <rankmap/topology/allocation_generators.hpp>
+
+#include "measure.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -36,21 +36,6 @@ std::vector<Machine> machines() {
 
 std::vector<std::string> pattern_list() { return {"stencil3d", "stencil27", "fft2d", "nas-cg", "random", "binomial"}; }
 
-struct Figures {
-  double hop_bytes, mcl_adaptive, mcl_dor;
-};
-
-Figures measure(const graph::CommGraph& graph, const Allocation& alloc, const mapping::Mapping& m) {
-  const auto adaptive = topology::make_routing_model(alloc.grid(), "adaptive");
-  const auto dor = topology::make_routing_model(alloc.grid(), "dor");
-  return {metrics::hop_bytes(graph, alloc, m), metrics::max_channel_load(graph, alloc, m, *adaptive),
-          metrics::max_channel_load(graph, alloc, m, *dor)};
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,7 +51,7 @@ int main(int argc, char** argv) {
       spec.ranks = machine.alloc.num_slots();
       const graph::CommGraph graph = graph::make_pattern(spec);
       const Allocation alloc = machine.alloc.first_slots(graph.num_tasks());
-      const Figures base = measure(graph, alloc, mapping::identity_mapping(graph.num_tasks()));
+      const bench::Figures base = bench::measure(graph, alloc, mapping::identity_mapping(graph.num_tasks()), {"adaptive", "dor"});
       const double bound = metrics::gilmore_lawler_bound(graph, alloc);
       for (const std::string& algorithm : algorithms) {
         mapping::MapOptions options;
@@ -74,9 +59,9 @@ int main(int argc, char** argv) {
         options.time_budget_ms = budget_ms;
         const auto start = std::chrono::steady_clock::now();
         const mapping::Mapping m = mapping::run_chain(algorithm, mapping::all_algorithms(), graph, alloc, options);
-        const double time = seconds_since(start);
-        const Figures f = measure(graph, alloc, m);
-        const double ratios[] = {f.hop_bytes / base.hop_bytes, f.mcl_adaptive / base.mcl_adaptive, f.mcl_dor / base.mcl_dor,
+        const double time = bench::seconds_since(start);
+        const bench::Figures f = bench::measure(graph, alloc, m, {"adaptive", "dor"});
+        const double ratios[] = {f.hop_bytes / base.hop_bytes, f.mcl[0] / base.mcl[0], f.mcl[1] / base.mcl[1],
                                  f.hop_bytes / bound};
         auto& logs = log_ratios[algorithm];
         logs.resize(4, 0);

@@ -20,8 +20,8 @@ std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph
   if (!(test.after < test.before * (1 - test.min_gain))) return "gain below RANKMAP_MIN_GAIN";
   // Dimension order exists on tori and meshes only; the other networks name their routing in their spec.
   if (!test.check_dor || !alloc.network().is_grid()) return "";
-  const double dor_before = dor_max_channel_load(graph, alloc, launcher);
-  const double dor_after = dor_max_channel_load(graph, alloc, candidate);
+  const double dor_before = test.known_dor ? test.known_dor->launcher : dor_max_channel_load(graph, alloc, launcher);
+  const double dor_after = test.known_dor ? test.known_dor->chosen : dor_max_channel_load(graph, alloc, candidate);
   if (!raises_load(dor_after, dor_before)) return "";
   char text[160];
   std::snprintf(text, sizeof text, "raises the MCL under dimension-ordered routing (%.4g -> %.4g; no routing named)",

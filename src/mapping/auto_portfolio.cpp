@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -24,19 +25,33 @@ namespace rankmap::mapping {
 namespace {
 
 /// The starts besides the launcher's order (always the first) and the caller's initial mapping,
-/// in the order they are built. Chosen on the quality table's instances (docs/algorithms.md, "auto"),
-/// bisect on its training set: each of them won instances there, and each costs at most one routing
-/// of the flows per candidate, which keeps 16,384 ranks within the runtime's budget. A searching
-/// member gets its share of the whole budget: shares of the time left were worse on the training set
-/// at 200 ms (90 of 170 instances within 5% of the best single algorithm, against 111).
+/// in the order they are built; each runs on the networks it names. Chosen on the quality table's
+/// instances (docs/algorithms.md, "auto"), bisect on its training set: each of them won instances
+/// there, and each costs at most one routing of the flows per candidate, which keeps 16,384 ranks
+/// within the runtime's budget. A searching member gets its share of the whole budget: shares of the
+/// time left were worse on the training set at 200 ms (90 of 170 instances within 5% of the best
+/// single algorithm, against 111). On fat-trees and dragonflies emahd and tree's multisection run:
+/// on the training set at 200 ms, geometric mean MCL 0.521 of the launcher's order with both, 0.588
+/// with emahd alone, 0.527 with tree:start alone; adding gge or mahd did not help (docs/algorithms.md).
 constexpr detail::PortfolioMember kCoreMembers[] = {
-    {"dimorder-best", &map_dimorder_best, "", 0.1},
-    {"hilbert", &map_hilbert, ""},
-    {"split", &map_split, ""},
+    {"dimorder-best", &map_dimorder_best, "", 0.1, 0, 0, detail::MemberNetworks::grids},
+    {"hilbert", &map_hilbert, "", 0, 0, 0, detail::MemberNetworks::grids},
+    {"split", &map_split, "", 0, 0, 0, detail::MemberNetworks::grids},
     {"emahd", &map_emahd, "", 0.15},
     // Why: on the training set at 200 ms, within 5% of the best single algorithm on 111 of 170 with it, 94 without.
-    {"bisect", &map_bisect, "", 0.2},
+    {"bisect", &map_bisect, "", 0.2, 0, 0, detail::MemberNetworks::grids},
+    {"tree:start", &map_tree, "start", 0.25, 0, 0, detail::MemberNetworks::trees},
 };
+
+/// Whether `member` runs on `network`.
+bool runs_on(const detail::PortfolioMember& member, const topology::Network& network) {
+  switch (member.networks) {
+    case detail::MemberNetworks::grids: return network.is_grid();
+    case detail::MemberNetworks::trees: return !network.is_grid();
+    case detail::MemberNetworks::all: return true;
+  }
+  return true;
+}
 
 /// The share of the refine time that every start gets a slice of; the best start after that
 /// continues with the rest. Exploring every start guards against a bad greedy start, and the one long
@@ -52,6 +67,7 @@ struct Candidate {
   std::string name;
   Mapping mapping;
   detail::Score score;
+  std::optional<double> dor_load;  ///< under dimension-ordered routing, once DorHedge measured it
 };
 
 bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
@@ -76,11 +92,11 @@ long long attempts_parameter(const MapOptions& options) {
 std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
                                     const Deadline& deadline, bool timed) {
-  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}}};
-  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}});
+  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}, {}}};
+  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}, {}});
   for (const detail::PortfolioMember& member : members) {
     if (timed && deadline.passed()) break;
-    if ((member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
+    if (!runs_on(member, alloc.network()) || (member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
         (timed && options.time_budget_ms < member.min_budget_ms))
       continue;
     MapOptions member_options = options;
@@ -91,7 +107,7 @@ std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topolog
     member_options.time_budget_ms = timed ? member.budget_share * options.time_budget_ms : kUnboundedMs;
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
-    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}});
+    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}, {}});
   }
   return starts;
 }
@@ -107,7 +123,7 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
   refine_options.progress = nullptr;
   refine_options.parameter = attempts > 0 ? std::to_string(attempts) : std::string();
   refine_options.time_budget_ms = ms;
-  Candidate result{start.name + std::string(suffix), map_refine(graph, alloc, refine_options), {}};
+  Candidate result{start.name + std::string(suffix), map_refine(graph, alloc, refine_options), {}, {}};
   result.score = score(result.mapping);
   return score_less(result, start) ? result : start;
 }
@@ -142,15 +158,21 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
 /// Without a named routing, MCL assumes adaptive routing; a candidate that raises the MCL under
 /// dimension-ordered routing above the launcher's order's is refused, so that auto never trades a
 /// gain under the assumption for a loss on a machine that routes dimension by dimension. The
-/// launcher's order itself always passes.
+/// launcher's order itself always passes. The loads it measures go to Choice::dor_loads, so that
+/// the runtime's do-no-harm test does not route the same two mappings again.
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), active_(options.objective == Objective::mcl && !options.routing_stated && alloc.network().is_grid()) {
+      : graph_(graph), alloc_(alloc), active_(checks_dor(options) && alloc.network().is_grid()) {
     if (active_) launcher_load_ = dor_max_channel_load(graph, alloc, identity_mapping(graph.num_tasks()));
   }
-  bool refuses(const Mapping& m) const {
-    return active_ && raises_load(dor_max_channel_load(graph_, alloc_, m), launcher_load_);
+  bool active() const { return active_; }
+  double launcher_load() const { return launcher_load_; }
+  /// Measures `c`'s load (once) and says whether it is refused.
+  bool refuses(Candidate& c) const {
+    if (!active_) return false;
+    if (!c.dor_load) c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping);
+    return raises_load(*c.dor_load, launcher_load_);
   }
 
  private:
@@ -175,21 +197,19 @@ std::string describe(const std::vector<Candidate>& all, const std::vector<std::s
 // (objective, then hop-bytes) wins, the launcher's order on a tie. With `auto:attempts=N` each
 // refine runs N swap attempts and the result does not depend on the clock or on options.threads.
 Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                              const MapOptions& options, std::span<const PortfolioMember> extra) {
+                              const MapOptions& options, std::span<const PortfolioMember> members) {
   const long long attempts = attempts_parameter(options);
   const bool timed = attempts == 0;
   const Deadline deadline(options.time_budget_ms);
   const detail::ObjectiveScorer score(graph, alloc, options);
-  std::vector<PortfolioMember> members(std::begin(kCoreMembers), std::end(kCoreMembers));
-  members.insert(members.end(), extra.begin(), extra.end());
   std::vector<Candidate> starts = build_starts(graph, alloc, options, members, deadline, timed);
   for (Candidate& c : starts) c.score = score(c.mapping);
   std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, score, deadline, attempts);
   const DorHedge hedge(graph, alloc, options);
   std::vector<std::string> refused;
-  std::erase_if(finished, [&](const Candidate& c) { return hedge.refuses(c.mapping) && (refused.push_back(c.name), true); });
+  std::erase_if(finished, [&](Candidate& c) { return hedge.refuses(c) && (refused.push_back(c.name), true); });
   if (finished.empty()) {
-    finished.push_back({"identity", identity_mapping(graph.num_tasks()), {}});
+    finished.push_back({"identity", identity_mapping(graph.num_tasks()), {}, hedge.launcher_load()});
     finished.back().score = score(finished.back().mapping);
   }
   // Ties go to the launcher's order, then to the caller's mapping, then to the member listed first.
@@ -207,14 +227,20 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   if (!timed || deadline.remaining_ms() > 0) {
     Candidate longer = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs,
                                attempts, winner.name.ends_with("+refine") ? "" : "+refine");
-    if (!hedge.refuses(longer.mapping)) winner = std::move(longer);
+    if (!hedge.refuses(longer)) winner = std::move(longer);
   }
-  if (options.choice) *options.choice = {winner.name, describe(finished, refused, options.objective)};
+  if (options.choice) {
+    options.choice->chosen = winner.name;
+    options.choice->detail = describe(finished, refused, options.objective);
+    if (hedge.active()) options.choice->dor_loads = DorLoads{hedge.launcher_load(), *winner.dor_load};
+  }
   return winner.mapping;
 }
 
+std::span<const detail::PortfolioMember> detail::core_members() { return kCoreMembers; }
+
 Mapping map_auto(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
-  return detail::map_portfolio(graph, alloc, options, {});
+  return detail::map_portfolio(graph, alloc, options, kCoreMembers);
 }
 
 }  // namespace rankmap::mapping

@@ -8,6 +8,13 @@
 
 namespace rankmap::mapping::detail {
 
+/// The networks a member of the portfolio runs on.
+enum class MemberNetworks {
+  all,    ///< every network
+  grids,  ///< tori and meshes: the member needs coordinates
+  trees,  ///< fat-trees and dragonflies: the member needs switch levels between a node and the whole network
+};
+
 /// One start of the portfolio.
 struct PortfolioMember {
   std::string_view name;       ///< how the winner is reported, e.g. `rahtm:milp=off`
@@ -18,10 +25,16 @@ struct PortfolioMember {
   /// this many tasks (0: no limit).
   double min_budget_ms = 0;
   TaskId max_tasks = 0;
+  MemberNetworks networks = MemberNetworks::all;
 };
 
-/// auto with the core members plus `extra` (built after them, refined like them).
+/// The members of the core library's auto, in the order they are built.
+std::span<const PortfolioMember> core_members();
+
+/// auto with `members` (besides the launcher's order and the caller's mapping, which always take
+/// part): each that runs on the allocation's network is built in order, and all are refined alike.
+/// The offline library adds its own members to core_members(); bench/network_quality tries others.
 Mapping map_portfolio(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                      std::span<const PortfolioMember> extra);
+                      std::span<const PortfolioMember> members);
 
 }  // namespace rankmap::mapping::detail

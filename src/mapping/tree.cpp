@@ -16,8 +16,9 @@ namespace {
 /// split among its groups of level l-1, down to single nodes at level 0.
 class Multisection {
  public:
-  Multisection(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed)
-      : graph_(graph), alloc_(alloc), seed_(seed), local_(static_cast<std::size_t>(graph.num_tasks()), -1),
+  Multisection(const graph::CommGraph& graph, const topology::Allocation& alloc, std::uint64_t seed,
+               const Deadline& deadline)
+      : graph_(graph), alloc_(alloc), seed_(seed), deadline_(deadline), local_(static_cast<std::size_t>(graph.num_tasks()), -1),
         slot_of_(static_cast<std::size_t>(graph.num_tasks())) {}
 
   Mapping run() {
@@ -51,7 +52,7 @@ class Multisection {
       begin = end;
     }
     if (children.size() == 1) return split(tasks, nodes, level - 1);
-    const std::vector<int> part = partition_exact(subgraph(tasks), sizes, seed_);
+    const std::vector<int> part = partition_exact(subgraph(tasks), sizes, seed_, &deadline_);
     std::vector<std::vector<TaskId>> parts(children.size());
     for (std::size_t k = 0; k < tasks.size(); ++k) parts[part[k]].push_back(tasks[k]);
     for (std::size_t c = 0; c < children.size(); ++c) split(parts[c], children[c], level - 1);
@@ -74,6 +75,7 @@ class Multisection {
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   std::uint64_t seed_;
+  const Deadline& deadline_;
   std::vector<int> local_;
   Mapping slot_of_;
 };
@@ -83,7 +85,8 @@ class Multisection {
 // The whole graph is split among the allocation's top-level groups (pods, dragonfly groups) in
 // parts of exactly their slot counts (partition_exact: METIS recursive bisection, then exact sizes),
 // each part among its group's next-level groups, and so on down to nodes; a group with one
-// allocated subgroup is passed through. Then refine, on the objective under options.routing, with
+// allocated subgroup is passed through. The partitions stop at the deadline (the parts left then
+// take their tasks in id order), so that auto can give the multisection a share of its budget. Then refine, on the objective under options.routing, with
 // the rest of the budget; `tree:start` stops after the multisection. A torus or mesh has no level
 // between its nodes and the whole grid, so there tree is a METIS concentration into nodes taken in
 // row-major order, then refine (split and hilbert know the grid's geometry better).
@@ -91,7 +94,7 @@ Mapping map_tree(const graph::CommGraph& graph, const topology::Allocation& allo
   if (!options.parameter.empty() && options.parameter != "start")
     throw InputError("tree: parameter '" + options.parameter + "' is not start");
   const Deadline deadline(options.time_budget_ms);
-  const Mapping start = Multisection(graph, alloc, options.seed).run();
+  const Mapping start = Multisection(graph, alloc, options.seed, deadline).run();
   if (options.parameter == "start") return start;
   MapOptions refine_options = options;
   refine_options.parameter.clear();

@@ -23,11 +23,16 @@ namespace {
 /// refine's share), which narrows its beam and cuts its merges (issue 18: with no share of its
 /// own it had run unbounded, and auto@10s took 50 s and 140 s on fft2d in the SMPI benchmark).
 constexpr detail::PortfolioMember kOfflineMembers[] = {
-    {"rahtm:milp=off", &map_rahtm, "milp=off", 0.4, 5000, 1024},
+    {"rahtm:milp=off", &map_rahtm, "milp=off", 0.4, 5000, 1024, detail::MemberNetworks::grids},
 };
 
 Mapping map_auto_offline(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
-  return detail::map_portfolio(graph, alloc, options, kOfflineMembers);
+  static const std::vector<detail::PortfolioMember> members = [] {
+    std::vector<detail::PortfolioMember> all(detail::core_members().begin(), detail::core_members().end());
+    all.insert(all.end(), std::begin(kOfflineMembers), std::end(kOfflineMembers));
+    return all;
+  }();
+  return detail::map_portfolio(graph, alloc, options, members);
 }
 
 }  // namespace
@@ -38,9 +43,10 @@ std::span<const AlgorithmInfo> all_algorithms() {
     const auto core_auto = std::find_if(all.begin(), all.end(), [](const AlgorithmInfo& a) { return a.name == "auto"; });
     core_auto->map = &map_auto_offline;
     core_auto->summary =
-        "the default: identity, dimorder-best, hilbert, split, emahd and (at most 1,024 tasks, budget 5 s or more) "
-        "rahtm:milp=off, each refined, the best refined further; the best by the objective kept (auto:attempts=N for a result independent of "
-        "the clock)";
+        "the default, on every network: identity plus, on tori and meshes, dimorder-best, hilbert, split, emahd, bisect "
+        "and (at most 1,024 tasks, budget 5 s or more) rahtm:milp=off, on fat-trees and dragonflies emahd and tree:start, "
+        "each refined, the best refined further; the best by the objective kept (auto:attempts=N for a result independent "
+        "of the clock)";
 #define RANKMAP_ALGORITHM(function, name, summary) all.push_back({name, &function, summary});
 #include "offline_algorithms.def"
 #undef RANKMAP_ALGORITHM

@@ -27,7 +27,7 @@ class Objective {
       : graph_(graph), placement_(placement), kind_(config.objective) {
     if (placement.mode == Placement::Mode::nodes_only) name_ = "offnode";
     else if (kind_ == mapping::Objective::mcl) {
-      routing_ = topology::make_routing_model(placement.alloc.grid(), config.routing);
+      routing_ = topology::make_routing_model(placement.alloc.network(), config.routing);
       name_ = "mcl";
     } else {
       name_ = "hopbytes";
@@ -48,10 +48,13 @@ class Objective {
   std::string name_;
 };
 
-/// The objective assumed adaptive routing because none was named: hedge against the other kind.
-bool checks_dor(const Placement& placement, const Config& config) {
-  return placement.mode != Placement::Mode::nodes_only && config.objective == mapping::Objective::mcl &&
-         !config.routing_stated;
+mapping::MapOptions map_options_of(const Config& config) {
+  mapping::MapOptions options;
+  options.objective = config.objective;
+  options.routing = config.routing;
+  options.routing_stated = config.routing_stated;
+  options.time_budget_ms = config.time_budget_ms;
+  return options;
 }
 
 bool has_socket_information(const Placement& placement) {
@@ -70,6 +73,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   d.objective = objective.name();
 
   mapping::Mapping candidate;
+  mapping::Choice choice;
   std::string refusal;
   std::optional<PrecomputedMapping> precomputed;
   if (!config.mapping_path.empty())
@@ -82,12 +86,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     d.algorithm = "concentrate";
     candidate = concentrate_on_nodes(graph, alloc);
   } else {
-    mapping::Choice choice;
-    mapping::MapOptions options;
-    options.objective = config.objective;
-    options.routing = config.routing;
-    options.routing_stated = config.routing_stated;
-    options.time_budget_ms = config.time_budget_ms;
+    mapping::MapOptions options = map_options_of(config);
     options.choice = &choice;
     candidate = mapping::run_chain(config.algorithm, mapping::core_algorithms(), graph, alloc, options);
     d.algorithm = choice.chosen.empty() ? config.algorithm : config.algorithm + "(" + choice.chosen + ")";
@@ -101,7 +100,12 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   if (is_identity(candidate)) {
     if (d.note.empty()) d.note = "the candidate is the identity";
   } else {
-    const mapping::AcceptanceTest test{d.before, d.after, config.min_gain, checks_dor(placement, config)};
+    // Only which processes share a node is known in nodes_only mode: no routing to hedge.
+    // auto's hedge measured both loads already (choice.dor_loads): the socket order within nodes
+    // changes no link's load.
+    const mapping::AcceptanceTest test{
+        d.before, d.after, config.min_gain,
+        placement.mode != Placement::Mode::nodes_only && mapping::checks_dor(map_options_of(config)), choice.dor_loads};
     const std::string why_not = mapping::refusal_of(test, graph, alloc, candidate, identity);
     d.applied = why_not.empty();
     if (!d.applied) d.note = d.note.empty() ? why_not : d.note + "; " + why_not;

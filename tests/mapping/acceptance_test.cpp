@@ -28,7 +28,7 @@ struct TradeOff {
     return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.grid(), routing));
   }
   AcceptanceTest test(bool check_dor) const {
-    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor};
+    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor, {}};
   }
 };
 
@@ -49,15 +49,38 @@ TEST(Acceptance, AnUnnamedRoutingRefusesALossUnderDimensionOrderedRouting) {
               HasSubstr("raises the MCL under dimension-ordered routing"));
 }
 
+TEST(Acceptance, LoadsMeasuredBeforeGiveTheSameVerdict) {
+  // auto hands the loads of its hedge over (Choice::dor_loads): the verdict must not change.
+  const TradeOff t;
+  AcceptanceTest known = t.test(true);
+  known.known_dor = DorLoads{dor_max_channel_load(t.graph, t.alloc, t.launcher),
+                             dor_max_channel_load(t.graph, t.alloc, t.candidate)};
+  EXPECT_EQ(refusal_of(known, t.graph, t.alloc, t.candidate, t.launcher),
+            refusal_of(t.test(true), t.graph, t.alloc, t.candidate, t.launcher));
+  // And the loads handed over are the ones used: equal loads pass.
+  known.known_dor->chosen = known.known_dor->launcher;
+  EXPECT_EQ(refusal_of(known, t.graph, t.alloc, t.candidate, t.launcher), "");
+}
+
+TEST(Acceptance, TheHedgeAppliesToMclWhenNoRoutingIsNamed) {
+  MapOptions options;
+  EXPECT_TRUE(checks_dor(options));
+  options.routing_stated = true;
+  EXPECT_FALSE(checks_dor(options));
+  options.routing_stated = false;
+  options.objective = Objective::hop_bytes;
+  EXPECT_FALSE(checks_dor(options));
+}
+
 TEST(Acceptance, TooSmallAGainIsRefusedFirst) {
   const TradeOff t;
-  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false};
+  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false, {}};
   EXPECT_EQ(refusal_of(small_gain, t.graph, t.alloc, t.candidate, t.launcher), "gain below RANKMAP_MIN_GAIN");
 }
 
 TEST(Acceptance, AMappingThatLoadsNoChannelMoreUnderEitherRoutingIsAccepted) {
   const TradeOff t;
-  const AcceptanceTest test{2.0, 1.0, 0.02, true};
+  const AcceptanceTest test{2.0, 1.0, 0.02, true, {}};
   EXPECT_EQ(refusal_of(test, t.graph, t.alloc, t.launcher, t.launcher), "");
 }
 

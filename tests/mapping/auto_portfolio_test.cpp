@@ -1,4 +1,5 @@
 // auto: never worse than the launcher's order or the caller's start, reproducible with attempts=N, and says what won.
+#include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 
@@ -69,6 +70,27 @@ TEST(Auto, WithoutANamedRoutingNeverRaisesTheDimensionOrderedLoad) {
   unnamed.choice = &choice;
   EXPECT_LE(dor_mcl(g, a, run_auto(g, a, unnamed, "auto:attempts=300")), launcher * (1 + 1e-9));
   EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under dimension-ordered routing"));
+}
+
+// The runtime's do-no-harm test reuses the loads auto's hedge measured (Choice::dor_loads) instead
+// of routing both mappings again: they must be exactly what it would have computed.
+TEST(Auto, HandsOverTheDimensionOrderedLoadsItMeasured) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto g = graph::make_pattern({.name = "stencil27", .dims = {}, .ranks = 64, .bytes = 1});
+  Choice choice;
+  MapOptions unnamed;
+  unnamed.choice = &choice;
+  const Mapping m = run_auto(g, a, unnamed, "auto:attempts=300");
+  ASSERT_TRUE(choice.dor_loads);
+  EXPECT_EQ(choice.dor_loads->launcher, dor_max_channel_load(g, a, identity_mapping(64)));
+  EXPECT_EQ(choice.dor_loads->chosen, dor_max_channel_load(g, a, m));
+  // A later stage changes the mapping, so the loads are not handed over; nor when a routing is named.
+  run_auto(g, a, unnamed, "auto:attempts=300+refine:50");
+  EXPECT_FALSE(choice.dor_loads);
+  MapOptions named = unnamed;
+  named.routing_stated = true;
+  run_auto(g, a, named, "auto:attempts=300");
+  EXPECT_FALSE(choice.dor_loads);
 }
 
 TEST(Auto, NeverWorseThanTheCallersStart) {

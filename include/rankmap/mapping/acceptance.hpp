@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rankmap/graph/comm_graph.hpp>
+#include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/allocation.hpp>
 
 #include <span>
@@ -22,7 +23,18 @@ struct AcceptanceTest {
   /// that routes dimension by dimension (SimGrid's torus, for one: BENCHMARKS.md, "Simulated
   /// network: the default mapper").
   bool check_dor = false;
+  /// The dimension-ordered loads of the launcher's order and the candidate when already measured
+  /// (Choice::dor_loads of auto, whose launcher's order is the identity); refusal_of then routes
+  /// neither again. Leave empty unless both were measured on exactly these two mappings' nodes.
+  std::optional<DorLoads> known_dor;
 };
+
+/// Whether the hedge applies: the objective is MCL and the user named no routing, so the objective
+/// assumes adaptive routing and dimension-ordered routing is checked too (on tori and meshes).
+/// The one statement of the condition, for auto, the runtime's decision and `rankmap place`.
+inline bool checks_dor(const MapOptions& options) {
+  return options.objective == Objective::mcl && !options.routing_stated;
+}
 
 /// The maximum channel load under dimension-ordered routing (dimension 0 first): the second
 /// routing that the hedge checks when the user named none.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,10 +25,20 @@ enum class Objective { mcl, hop_bytes };
 Objective parse_objective(std::string_view text);
 std::string_view to_string(Objective objective);
 
+/// The maximum channel loads under dimension-ordered routing that auto's routing hedge measured
+/// (acceptance.hpp), so that the do-no-harm test after it need not route both mappings again.
+struct DorLoads {
+  double launcher = 0;  ///< of the launcher's order (the identity)
+  double chosen = 0;    ///< of the mapping the chain returned
+};
+
 /// What a portfolio such as auto chose, for reports and `rankmap map`.
 struct Choice {
   std::string chosen;  ///< the winning member, e.g. `split+refine`
   std::string detail;  ///< one line: every member's objective value
+  /// Set by a hedging auto that is the chain's last stage (run_chain clears it before every stage,
+  /// so that it always describes the chain's result).
+  std::optional<DorLoads> dor_loads;
 };
 
 struct MapOptions {
