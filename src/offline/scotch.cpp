@@ -367,7 +367,8 @@ Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const
     std::snprintf(budget, sizeof budget, "%.0f", options.time_budget_ms);
     *options.choice = {initial ? "initial" : "identity",
                        std::string("scotch stopped at the deadline (budget ") + budget + " ms); returned " +
-                           (initial ? "the initial mapping" : "the launcher's order")};
+                           (initial ? "the initial mapping" : "the launcher's order"),
+                       std::nullopt};
   }
   return initial ? *options.initial : identity_mapping(n);
 }
