@@ -7,24 +7,11 @@ Usage: network_tool_test.py RANKMAP WORKDIR
 """
 import json
 import os
-import subprocess
 import sys
 
+from tool_checks import expect, run
+
 TREE = "fattree:2;4,4;1,2;1,2"  # 16 nodes, leaves of 4, 2 top switches, 2 links from each leaf to each
-
-
-def run(*args, ok=True):
-    proc = subprocess.run(list(args), capture_output=True, text=True)
-    if ok and proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr}")
-    if not ok and proc.returncode == 0:
-        raise SystemExit(f"{' '.join(args)} should have failed")
-    return proc
-
-
-def expect(condition, what):
-    if not condition:
-        raise SystemExit(f"network_tool_test: {what}")
 
 
 def main(rankmap, workdir):

@@ -6,22 +6,9 @@ node lists are refused by file, line and name.
 Usage: slurm_tool_test.py RANKMAP WORKDIR
 """
 import os
-import subprocess
 import sys
 
-
-def run(*args, ok=True):
-    proc = subprocess.run(list(args), capture_output=True, text=True)
-    if ok and proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr}")
-    if not ok and proc.returncode == 0:
-        raise SystemExit(f"{' '.join(args)} should have failed")
-    return proc
-
-
-def expect(condition, what):
-    if not condition:
-        raise SystemExit(f"slurm_tool_test: {what}")
+from tool_checks import expect, run
 
 
 CONF = """# two leaf switches under one top switch
