@@ -6,7 +6,7 @@ include(GoogleTest)
 function(rankmap_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} rankmap_test_support GTest::gtest GTest::gtest_main GTest::gmock)
   gtest_discover_tests(${name}
     TEST_PREFIX "unit."
     PROPERTIES LABELS unit

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include "temp_path.hpp"
 
 namespace rankmap::coords {
 namespace {
@@ -66,7 +67,7 @@ TEST(EmulationProvider, TooManyProcessesIsAnError) {
 class FileProviderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "/rankmap_coords_test.coords";
+    path_ = rankmap::testing::unique_temp_path("rankmap_coords_test") + ".coords";
     std::ofstream(path_) << "grid 2x2 torus=10\nnode alpha.example.org 0 1\nnode beta 1 1\n";
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -97,7 +98,7 @@ TEST_F(FileProviderTest, MissingHostNamesFileAndHost) {
 }
 
 TEST(FileProvider, BadFileNamesTheLine) {
-  const std::string path = ::testing::TempDir() + "/rankmap_coords_bad.coords";
+  const std::string path = rankmap::testing::unique_temp_path("rankmap_coords_bad") + ".coords";
   std::ofstream(path) << "grid 2x2 torus=10\nnode beta 1\n";
   EXPECT_EQ(testing::input_error_of([&] { make_file_provider(path, &host_beta)->locate(0, 1); }),
             path + ":2: expected 'node <host>' and 2 coordinates, found 1 coordinates");

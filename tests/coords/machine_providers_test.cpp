@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include "temp_path.hpp"
 
 namespace rankmap::coords {
 namespace {
@@ -113,7 +114,7 @@ TEST(CrayPeRule, SiteRules) {
 
 class CrayPeProviderTest : public ::testing::Test {
  protected:
-  void SetUp() override { path_ = ::testing::TempDir() + "/rankmap_xname_test"; }
+  void SetUp() override { path_ = rankmap::testing::unique_temp_path("rankmap_xname_test"); }
   void TearDown() override { std::remove(path_.c_str()); }
   std::string path_;
 };

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <sstream>
+#include "temp_path.hpp"
 
 namespace rankmap::graph {
 namespace {
@@ -38,7 +39,7 @@ TEST(CsvMatrix, AHeaderLineIsSkipped) {
 }
 
 TEST(CsvMatrix, IsReadByExtension) {
-  const std::string path = ::testing::TempDir() + "rankmap_csv_matrix.csv";
+  const std::string path = rankmap::testing::unique_temp_path("rankmap_csv_matrix") + ".csv";
   std::ofstream(path) << "0,1\n1,0\n";
   EXPECT_EQ(read_graph_file(path).num_edges(), 2);
 }

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <sstream>
+#include "temp_path.hpp"
 
 namespace rankmap::mapping {
 namespace {
@@ -157,7 +158,7 @@ TEST(MappingFile, FileRoundTripAndMissingFile) {
   f.tasks = 2;
   f.algorithm = "identity";
   f.slot_of = {1, 0};
-  const std::string path = ::testing::TempDir() + "rankmap_mapping_file_test.map";
+  const std::string path = rankmap::testing::unique_temp_path("rankmap_mapping_file_test") + ".map";
   write_mapping_file(path, f);
   EXPECT_EQ(read_mapping_file(path).slot_of, f.slot_of);
   EXPECT_THROW(read_mapping_file(path + ".missing"), InputError);

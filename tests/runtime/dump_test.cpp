@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include "temp_path.hpp"
 
 namespace rankmap::runtime {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 // RANKMAP_DUMP's files are the input of `rankmap map`: the graph through the same reader as any
 // graph file, the allocation through --alloc-file, the mapping through --mapping.
 TEST(Dump, WhatIsDumpedReadsBackAsTheSameJob) {
-  const std::string dir = ::testing::TempDir() + "rankmap_dump_test";
+  const std::string dir = rankmap::testing::unique_temp_path("rankmap_dump_test");
   std::filesystem::remove_all(dir);
   // Weights that need all 17 digits, and a billion, must come back bit for bit for the hash to match.
   const graph::CommGraph graph = graph::CommGraph::from_edges(4, {{0, 1, 100}, {1, 2, 0.1 + 0.2}, {3, 0, 1e9}});

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "temp_path.hpp"
 
 namespace rankmap::runtime {
 namespace {
@@ -27,7 +28,7 @@ std::string slurp(const std::string& path) {
 class ProfileFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "rankmap_profile_files";
+    dir_ = rankmap::testing::unique_temp_path("rankmap_profile_files");
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     prefix_ = dir_ + "/app";
