@@ -104,7 +104,10 @@ std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topolog
     member_options.initial = nullptr;
     member_options.choice = nullptr;
     member_options.progress = nullptr;
-    member_options.time_budget_ms = timed ? member.budget_share * options.time_budget_ms : kUnboundedMs;
+    // A share of the whole budget, but never past the deadline: the shares add up to more than the
+    // budget, since most members finish early.
+    member_options.time_budget_ms =
+        timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms()) : kUnboundedMs;
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
     if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}, {}});
@@ -182,6 +185,40 @@ class DorHedge {
   double launcher_load_ = 0;
 };
 
+/// Scores the starts while the deadline allows; the launcher's order, always first, is always scored,
+/// so that there is a candidate to fall back on.
+std::vector<Candidate> score_starts(std::vector<Candidate> starts, const detail::ObjectiveScorer& score,
+                                    const Deadline& deadline, bool timed) {
+  std::size_t scored = 0;
+  while (scored < starts.size() && (scored == 0 || !timed || !deadline.passed())) {
+    starts[scored].score = score(starts[scored].mapping);
+    ++scored;
+  }
+  starts.resize(scored);
+  return starts;
+}
+
+/// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the
+/// member listed first.
+void sort_by_preference(std::vector<Candidate>& candidates, std::span<const detail::PortfolioMember> members) {
+  const auto rank_of = [&](const Candidate& c) {
+    if (c.name.rfind("identity", 0) == 0) return std::size_t{0};
+    for (std::size_t k = 0; k < members.size(); ++k)
+      if (c.name.rfind(members[k].name, 0) == 0) return k + 2;
+    return std::size_t{1};
+  };
+  std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
+    if (a.score < b.score || b.score < a.score) return a.score < b.score;
+    return rank_of(a) < rank_of(b);
+  });
+}
+
+Candidate launcher_order(const graph::CommGraph& graph, const detail::ObjectiveScorer& score, const DorHedge& hedge) {
+  Candidate identity{"identity", identity_mapping(graph.num_tasks()), {}, hedge.launcher_load()};
+  identity.score = score(identity.mapping);
+  return identity;
+}
+
 std::string describe(const std::vector<Candidate>& all, const std::vector<std::string>& refused, Objective objective) {
   std::ostringstream text;
   text << to_string(objective) << " of each start after refine:";
@@ -202,27 +239,17 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const bool timed = attempts == 0;
   const Deadline deadline(options.time_budget_ms);
   const detail::ObjectiveScorer score(graph, alloc, options);
-  std::vector<Candidate> starts = build_starts(graph, alloc, options, members, deadline, timed);
-  for (Candidate& c : starts) c.score = score(c.mapping);
+  std::vector<Candidate> starts = score_starts(build_starts(graph, alloc, options, members, deadline, timed), score,
+                                               deadline, timed);
   std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, score, deadline, attempts);
+  sort_by_preference(finished, members);
+  // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
+  // best first: routing every one of them cost more than the budget at 16,384 tasks.
   const DorHedge hedge(graph, alloc, options);
   std::vector<std::string> refused;
-  std::erase_if(finished, [&](Candidate& c) { return hedge.refuses(c) && (refused.push_back(c.name), true); });
-  if (finished.empty()) {
-    finished.push_back({"identity", identity_mapping(graph.num_tasks()), {}, hedge.launcher_load()});
-    finished.back().score = score(finished.back().mapping);
-  }
-  // Ties go to the launcher's order, then to the caller's mapping, then to the member listed first.
-  const auto rank_of = [&](const Candidate& c) {
-    if (c.name.rfind("identity", 0) == 0) return std::size_t{0};
-    for (std::size_t k = 0; k < members.size(); ++k)
-      if (c.name.rfind(members[k].name, 0) == 0) return k + 2;
-    return std::size_t{1};
-  };
-  Candidate& winner = *std::min_element(finished.begin(), finished.end(), [&](const Candidate& a, const Candidate& b) {
-    if (a.score < b.score || b.score < a.score) return a.score < b.score;
-    return rank_of(a) < rank_of(b);
-  });
+  const auto passes = std::find_if(finished.begin(), finished.end(),
+                                   [&](Candidate& c) { return !hedge.refuses(c) || (refused.push_back(c.name), false); });
+  Candidate winner = passes != finished.end() ? *passes : launcher_order(graph, score, hedge);
   // The best start continues alone; refine never returns anything worse than its input.
   if (!timed || deadline.remaining_ms() > 0) {
     Candidate longer = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs,
