@@ -15,7 +15,7 @@ mkdir -p "$root/bench/results/$day"
 csv="$root/bench/results/$day/deadline_bench.csv"
 {
   echo "# command=bench/run_deadline_bench.sh BUILD_DIR $threads"
-  echo "# commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src include bench || echo '+changes')"
+  echo "# commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src include bench ":!bench/results" || echo '+changes')"
   echo "# date=$(date -u '+%Y-%m-%d %H:%M') UTC"
   echo "# cores=$(nproc) load_at_start=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')"
   "$build/bench/deadline_bench" --threads "$threads" --budgets 200,1000

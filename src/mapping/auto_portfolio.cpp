@@ -14,6 +14,7 @@
 #include "core_algorithm_functions.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -87,30 +88,44 @@ long long attempts_parameter(const MapOptions& options) {
   throw InputError("auto: parameter '" + text + "' is not attempts=N with N a positive integer");
 }
 
-/// Builds every start the budget leaves time for; the identity and the caller's initial mapping
-/// (a precomputed one, or the previous stage of a chain) always.
-std::vector<Candidate> build_starts(const graph::CommGraph& graph, const topology::Allocation& alloc,
+/// The launcher's order, scored, and the time that scoring it took: what every later evaluation is
+/// expected to cost.
+std::pair<Candidate, double> scored_launcher_order(TaskId tasks, const detail::ObjectiveScorer& score) {
+  Candidate identity{"identity", identity_mapping(tasks), {}, {}};
+  const auto start = std::chrono::steady_clock::now();
+  identity.score = score(identity.mapping);
+  return {std::move(identity), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
+}
+
+/// Builds and scores every start the budget leaves time for, after the launcher's order and the
+/// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
+/// always. A member starts only while the time left covers its share of the whole budget and scoring
+/// its result: most members cannot stop before a floor of their own (bisect makes every level's
+/// split), so one started with less than its share overran the budget.
+std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
+                                    const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
-                                    const Deadline& deadline, bool timed) {
-  std::vector<Candidate> starts{{"identity", identity_mapping(alloc.num_slots()), {}, {}}};
-  if (options.initial && *options.initial != starts.front().mapping) starts.push_back({"input", *options.initial, {}, {}});
+                                    const detail::ObjectiveScorer& score, const Deadline& deadline, bool timed) {
+  std::vector<Candidate> starts{launcher_order};
+  if (options.initial && *options.initial != starts.front().mapping)
+    starts.push_back({"input", *options.initial, score(*options.initial), {}});
   for (const detail::PortfolioMember& member : members) {
-    if (timed && deadline.passed()) break;
+    const double share_ms = member.budget_share * options.time_budget_ms;
+    if (timed && deadline.remaining_ms() <= evaluation_ms) break;
     if (!runs_on(member, alloc.network()) || (member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
-        (timed && options.time_budget_ms < member.min_budget_ms))
+        (timed && (options.time_budget_ms < member.min_budget_ms || deadline.remaining_ms() < share_ms + evaluation_ms)))
       continue;
     MapOptions member_options = options;
     member_options.parameter = std::string(member.parameter);
     member_options.initial = nullptr;
     member_options.choice = nullptr;
     member_options.progress = nullptr;
-    // A share of the whole budget, but never past the deadline: the shares add up to more than the
-    // budget, since most members finish early.
-    member_options.time_budget_ms =
-        timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms()) : kUnboundedMs;
+    member_options.time_budget_ms = timed ? share_ms : kUnboundedMs;
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
-    if (!duplicate) starts.push_back({std::string(member.name), std::move(m), {}, {}});
+    if (duplicate || (timed && deadline.passed())) continue;
+    const detail::Score s = score(m);
+    starts.push_back({std::string(member.name), std::move(m), s, {}});
   }
   return starts;
 }
@@ -132,10 +147,12 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
 }
 
 /// Refines the starts, best first, each with an equal slice of kExploreShare of the time left (time a
-/// converged search leaves goes to the later ones); `threads` of them at once.
+/// converged search leaves goes to the later ones), less the `evaluation_ms` that scoring its result
+/// takes; `threads` of them at once.
 std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
                                   const topology::Allocation& alloc, const MapOptions& options,
-                                  const detail::ObjectiveScorer& score, const Deadline& deadline, long long attempts) {
+                                  const detail::ObjectiveScorer& score, const Deadline& deadline, long long attempts,
+                                  double evaluation_ms) {
   std::stable_sort(starts.begin(), starts.end(), score_less);
   const std::size_t threads = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Candidate> out(starts.size());
@@ -144,7 +161,7 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
   for (std::size_t first = 0; first < starts.size(); first += threads) {
     const std::size_t last = std::min(starts.size(), first + threads);
     const double waves_left = std::ceil(static_cast<double>(starts.size() - first) / static_cast<double>(threads));
-    const double ms = attempts > 0 ? kUnboundedMs : explore.remaining_ms() / waves_left;
+    const double ms = attempts > 0 ? kUnboundedMs : explore.remaining_ms() / waves_left - evaluation_ms;
     if (attempts == 0 && ms <= 0) {
       std::move(starts.begin() + first, starts.end(), out.begin() + first);
       break;
@@ -167,9 +184,14 @@ class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
       : graph_(graph), alloc_(alloc), active_(checks_dor(options) && alloc.network().is_grid()) {
-    if (active_) launcher_load_ = dor_max_channel_load(graph, alloc, identity_mapping(graph.num_tasks()));
+    if (!active_) return;
+    const auto start = std::chrono::steady_clock::now();
+    launcher_load_ = dor_max_channel_load(graph, alloc, identity_mapping(graph.num_tasks()));
+    check_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   bool active() const { return active_; }
+  /// What checking one candidate costs, as measured on the launcher's order.
+  double check_ms() const { return check_ms_; }
   double launcher_load() const { return launcher_load_; }
   /// Measures `c`'s load (once) and says whether it is refused.
   bool refuses(Candidate& c) const {
@@ -183,20 +205,8 @@ class DorHedge {
   const topology::Allocation& alloc_;
   bool active_;
   double launcher_load_ = 0;
+  double check_ms_ = 0;
 };
-
-/// Scores the starts while the deadline allows; the launcher's order, always first, is always scored,
-/// so that there is a candidate to fall back on.
-std::vector<Candidate> score_starts(std::vector<Candidate> starts, const detail::ObjectiveScorer& score,
-                                    const Deadline& deadline, bool timed) {
-  std::size_t scored = 0;
-  while (scored < starts.size() && (scored == 0 || !timed || !deadline.passed())) {
-    starts[scored].score = score(starts[scored].mapping);
-    ++scored;
-  }
-  starts.resize(scored);
-  return starts;
-}
 
 /// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the
 /// member listed first.
@@ -211,12 +221,6 @@ void sort_by_preference(std::vector<Candidate>& candidates, std::span<const deta
     if (a.score < b.score || b.score < a.score) return a.score < b.score;
     return rank_of(a) < rank_of(b);
   });
-}
-
-Candidate launcher_order(const graph::CommGraph& graph, const detail::ObjectiveScorer& score, const DorHedge& hedge) {
-  Candidate identity{"identity", identity_mapping(graph.num_tasks()), {}, hedge.launcher_load()};
-  identity.score = score(identity.mapping);
-  return identity;
 }
 
 std::string describe(const std::vector<Candidate>& all, const std::vector<std::string>& refused, Objective objective) {
@@ -238,24 +242,29 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const long long attempts = attempts_parameter(options);
   const bool timed = attempts == 0;
   const Deadline deadline(options.time_budget_ms);
+  const DorHedge hedge(graph, alloc, options);
   const detail::ObjectiveScorer score(graph, alloc, options);
-  std::vector<Candidate> starts = score_starts(build_starts(graph, alloc, options, members, deadline, timed), score,
-                                               deadline, timed);
-  std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, score, deadline, attempts);
+  auto [launcher, evaluation_ms] = scored_launcher_order(graph.num_tasks(), score);
+  launcher.dor_load = hedge.active() ? std::optional(hedge.launcher_load()) : std::nullopt;
+  std::vector<Candidate> starts = build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, deadline, timed);
+  // The search stops early enough to score and check the final candidate within the budget.
+  const Deadline search(deadline.remaining_ms() - evaluation_ms - hedge.check_ms());
+  std::vector<Candidate> finished =
+      refine_all(std::move(starts), graph, alloc, options, score, search, attempts, evaluation_ms);
   sort_by_preference(finished, members);
+  // The best start continues alone; refine never returns anything worse than its input.
+  if (!timed || search.remaining_ms() > 0) {
+    const Candidate& best = finished.front();
+    Candidate longer = refined(best, graph, alloc, options, score, timed ? search.remaining_ms() : kUnboundedMs,
+                               attempts, best.name.ends_with("+refine") ? "" : "+refine");
+    if (best.score < longer.score || longer.score < best.score) finished.insert(finished.begin(), std::move(longer));
+  }
   // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
   // best first: routing every one of them cost more than the budget at 16,384 tasks.
-  const DorHedge hedge(graph, alloc, options);
   std::vector<std::string> refused;
   const auto passes = std::find_if(finished.begin(), finished.end(),
                                    [&](Candidate& c) { return !hedge.refuses(c) || (refused.push_back(c.name), false); });
-  Candidate winner = passes != finished.end() ? *passes : launcher_order(graph, score, hedge);
-  // The best start continues alone; refine never returns anything worse than its input.
-  if (!timed || deadline.remaining_ms() > 0) {
-    Candidate longer = refined(winner, graph, alloc, options, score, timed ? deadline.remaining_ms() : kUnboundedMs,
-                               attempts, winner.name.ends_with("+refine") ? "" : "+refine");
-    if (!hedge.refuses(longer)) winner = std::move(longer);
-  }
+  const Candidate& winner = passes != finished.end() ? *passes : launcher;
   if (options.choice) {
     options.choice->chosen = winner.name;
     options.choice->detail = describe(finished, refused, options.objective);

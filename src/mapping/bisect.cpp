@@ -206,6 +206,11 @@ class Bisector {
   void split_tasks(const Piece& piece, const Piece& first, const Piece& second) {
     std::span<TaskId> tasks(tasks_.data() + piece.task_begin, tasks_.data() + piece.task_end);
     const int want = first.task_end - first.task_begin;
+    if (deadline_.passed()) {  // out of time: the tasks in their present order, nothing scored
+      for (std::size_t i = 0; i < tasks.size(); ++i) side_[tasks[i]] = i < static_cast<std::size_t>(want) ? 0 : 1;
+      finish(tasks, first, second);
+      return;
+    }
     ++stamp_;
     for (TaskId t : tasks) mark_[t] = stamp_;
     const Point& a = centres_[first.place];
@@ -265,6 +270,10 @@ class Bisector {
       return;
     }
     double best = improve(tasks);
+    if (deadline_.passed()) {
+      finish(tasks, first, second);
+      return;
+    }
     for (std::size_t i = 0; i < tasks.size(); ++i) kept[i] = side_[tasks[i]];
     // Candidate 2: a first half grown greedily from the task that wants it most.
     grow(tasks, want);
@@ -365,7 +374,8 @@ class Bisector {
       std::vector<TaskId> moved;
       double running = 0, best_gain = 0;
       std::size_t best_length = 0;
-      while (moved.size() - best_length < 2 * patience) {
+      // A pass cut short by the deadline still rolls back to its best prefix.
+      while (moved.size() - best_length < 2 * patience && !(moved.size() % 256 == 0 && deadline_.passed())) {
         TaskId pair[2];
         double pair_gain = 0;
         bool complete = true;
@@ -388,8 +398,8 @@ class Bisector {
         if (running > best_gain + 1e-9 * std::fabs(current)) best_gain = running, best_length = moved.size();
       }
       for (std::size_t i = moved.size(); i > best_length; --i) move(moved[i - 1]);
-      if (best_length == 0) break;
       current -= best_gain;
+      if (best_length == 0 || deadline_.passed()) break;
     }
     return current;
   }
