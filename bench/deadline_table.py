@@ -102,9 +102,13 @@ def main():
             out.append(f"- `{r['algorithm']}` on `{r['instance']}` at {float(r['budget_ms']):g} ms: {what}")
         out.append("")
         cpu_within = [r for r in over if not r["error"] and float(r["cpu_ms"]) <= 1.1 * float(r["budget_ms"]) + float(r["evaluation_ms"])]
-        out.append(f"Of the {len(over)} runs over it, {len(cpu_within)} used less CPU time (all threads) than the limit: "
-                   "their wall time includes the time the machine's other jobs took from them, and whether they "
-                   "would overrun alone is not shown by this run.")
+        if cpu_within:
+            out.append(f"Of the {len(over)} runs over it, {len(cpu_within)} used less CPU time (all threads) than the limit: "
+                       "their wall time includes the time the machine's other jobs took from them, and whether they "
+                       "would overrun alone is not shown by this run.")
+        else:
+            out.append(f"All {len(over)} runs over it also used more CPU time (all threads) than the limit: "
+                       "the machine's other jobs do not explain the overrun.")
         out.append("")
     scotch = [r for r in rows if r["algorithm"].split("+")[0].split(":")[0] == "scotch"]
     stopped = [r for r in scotch if r.get("chosen") in ("identity", "initial")]
