@@ -41,7 +41,7 @@ runtime::Placement torus_placement(int tasks) {
   const auto provider = coords::make_emulation_provider(coords::CoordsSpec::parse("emulate:torus:16x16x16,ppn=4"));
   std::vector<runtime::ProcessRecord> records;
   for (int r = 0; r < tasks; ++r) records.push_back(runtime::make_record(provider->locate(r, tasks), true, 1));
-  return *runtime::placement_from_records(records, provider->locate(0, tasks).grid).placement;
+  return *runtime::placement_from_records(records, provider->locate(0, tasks)).placement;
 }
 
 /// No coordinate provider knows fat-trees yet, so the placement is made directly: the launcher's

@@ -18,17 +18,31 @@ int parse_count(std::string_view text, std::string_view key, std::string_view wh
   return value;
 }
 
+/// The network spec and the options after it: a fat-tree's or dragonfly's spec has commas of its
+/// own, so the options are the trailing words of the form key=value, which no spec has.
+std::size_t options_start(std::string_view rest) {
+  std::size_t start = rest.size();
+  while (start > 0) {
+    const std::size_t comma = rest.rfind(',', start - 1);
+    if (comma == std::string_view::npos) break;
+    const std::string_view word = rest.substr(comma + 1, start - comma - 1);
+    if (word.find('=') == std::string_view::npos) break;
+    start = comma;
+  }
+  return start;
+}
+
 CoordsSpec parse_emulation(std::string_view rest, std::string_view whole) {
   CoordsSpec spec;
   spec.kind = CoordsSpec::Kind::emulate;
-  const std::size_t comma = rest.find(',');
+  const std::size_t comma = options_start(rest);
   spec.grid = std::string(rest.substr(0, comma));
   try {
-    (void)topology::Grid::parse(spec.grid);
+    (void)topology::Network::parse(spec.grid);
   } catch (const InputError& e) {
     throw InputError("'" + std::string(whole) + "': " + e.what());
   }
-  std::string_view options = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  std::string_view options = comma == rest.size() ? std::string_view() : rest.substr(comma + 1);
   while (!options.empty()) {
     const std::size_t end = std::min(options.find(','), options.size());
     const std::string_view option = options.substr(0, end);
@@ -68,7 +82,7 @@ CoordsSpec CoordsSpec::parse(std::string_view text) {
     return parse_emulation(text.substr(8), text);
   } else {
     throw InputError("'" + std::string(text) +
-                     "': expected auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray, tofu[:XxYxZ], "
+                     "': expected auto, file:PATH, emulate:<network>[,ppn=N][,sockets=S], bgq, cray, tofu[:XxYxZ], "
                      "craype[:key=value,...], slurm or hostname");
   }
   return spec;

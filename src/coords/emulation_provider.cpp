@@ -1,4 +1,5 @@
-// Emulated machines (RANKMAP_COORDS=emulate:...): old rank r on node r/ppn of a row-major walk (DESIGN.md §8).
+// Emulated machines (RANKMAP_COORDS=emulate:...): old rank r on node r/ppn, in row-major order on a
+// grid (DESIGN.md §8), in SimGrid's numbering on a fat-tree or dragonfly.
 #include "providers.hpp"
 
 #include <rankmap/types.hpp>
@@ -10,28 +11,33 @@ namespace {
 class EmulationProvider final : public Provider {
  public:
   explicit EmulationProvider(const CoordsSpec& spec)
-      : grid_(topology::Grid::parse(spec.grid)), spec_text_(spec.grid), ppn_(spec.ppn), sockets_(spec.sockets) {}
+      : network_(topology::Network::parse(spec.grid)), spec_text_(spec.grid), ppn_(spec.ppn), sockets_(spec.sockets) {}
 
   std::string name() const override { return "emulate:" + spec_text_; }
 
   Location locate(int world_rank, int world_size) const override {
-    const std::int64_t slots = grid_.num_nodes() * ppn_;
+    const std::int64_t slots = static_cast<std::int64_t>(network_.num_nodes()) * ppn_;
     if (world_size > slots)
-      throw InputError("RANKMAP_COORDS=emulate:" + spec_text_ + ": " + std::to_string(grid_.num_nodes()) +
+      throw InputError("RANKMAP_COORDS=emulate:" + spec_text_ + ": " + std::to_string(network_.num_nodes()) +
                        " nodes x ppn " + std::to_string(ppn_) + " = " + std::to_string(slots) +
                        " slots, fewer than the " + std::to_string(world_size) + " processes");
     const NodeId node = world_rank / ppn_;
     Location where;
     where.node_key = static_cast<std::uint64_t>(node);
-    where.grid = grid_;
-    where.coords = grid_.coords_of(node);
+    if (const topology::Grid* grid = network_.grid_if()) {
+      where.grid = *grid;
+      where.coords = grid->coords_of(node);
+    } else {
+      where.network = network_;
+      where.network_node = node;
+    }
     // Slots fill a node socket by socket, like a launcher binding ranks to cores in order.
     where.socket = (world_rank % ppn_) / (ppn_ / sockets_);
     return where;
   }
 
  private:
-  topology::Grid grid_;
+  topology::Network network_;
   std::string spec_text_;
   int ppn_;
   int sockets_;

@@ -1,9 +1,10 @@
-// Coordinates from a coordinate file (RANKMAP_COORDS=file:PATH), looked up by host name.
+// Locations from an allocation file (RANKMAP_COORDS=file:PATH), looked up by host name: a coordinate
+// file on a torus or mesh, a network allocation file on a fat-tree or dragonfly.
 #include "hostname.hpp"
 #include "hwloc_socket.hpp"
 #include "providers.hpp"
 
-#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/topology/allocation_file.hpp>
 #include <rankmap/types.hpp>
 
 namespace rankmap::coords {
@@ -11,9 +12,10 @@ namespace rankmap::coords {
 namespace {
 
 /// The exact host name, else the one entry with the same short name (files often list short names).
-const topology::CoordinateEntry* lookup(const topology::CoordinateFile& file, std::string_view host) {
-  if (const auto* entry = find_host(file, host)) return entry;
-  const topology::CoordinateEntry* found = nullptr;
+const topology::NodeEntry* lookup(const topology::AllocationFile& file, std::string_view host) {
+  for (const auto& e : file.nodes)
+    if (e.host == host) return &e;
+  const topology::NodeEntry* found = nullptr;
   for (const auto& e : file.nodes) {
     if (short_host_name(e.host) != short_host_name(host)) continue;
     if (found) return nullptr;
@@ -28,14 +30,19 @@ class FileProvider final : public Provider {
   std::string name() const override { return "file:" + path_; }
 
   Location locate(int, int) const override {
-    const topology::CoordinateFile file = topology::read_coordinate_file(path_);
+    const topology::AllocationFile file = topology::read_allocation_file(path_);
     const std::string host = host_name_();
-    const topology::CoordinateEntry* entry = lookup(file, host);
+    const topology::NodeEntry* entry = lookup(file, host);
     if (!entry) throw InputError(path_ + ": host '" + host + "' is not listed");
     Location where;
     where.node_key = node_key_of_host(entry->host);
-    where.grid = file.grid;
-    where.coords = entry->coords;
+    if (const topology::Grid* grid = file.network.grid_if()) {
+      where.grid = *grid;
+      where.coords = grid->coords_of(entry->node);
+    } else {
+      where.network = file.network;
+      where.network_node = entry->node;
+    }
     where.socket = socket_of_this_process();
     return where;
   }

@@ -19,13 +19,13 @@ struct Location {
   std::optional<topology::Grid> grid; ///< the machine's network; empty when only nodes are known
   topology::Coords coords{};          ///< the node's coordinates in `grid`
   int socket = -1;                    ///< the socket (package) of this process within its node, -1 unknown
-  /// A network that is not a grid (craype: a Slingshot dragonfly) and this node's index in it.
-  /// The run-time placement does not use it yet: such a process counts as `nodes_only`
-  /// (docs/runtime.md); the offline tools do.
+  /// A network that is not a grid (craype: a Slingshot dragonfly; a network allocation file; an
+  /// emulated fat-tree or dragonfly) and this node's index in it.
   std::optional<topology::Network> network;
   NodeId network_node = -1;
   /// slurm: the switches from the root of the tree down to the node's leaf switch, and the node's
-  /// name, from SLURM_TOPOLOGY_ADDR. Empty for other providers.
+  /// name, from SLURM_TOPOLOGY_ADDR. Empty for other providers. The placement builds the tree that
+  /// every process's path spans.
   std::vector<std::string> switch_path;
   std::string node_name;
 };
@@ -45,12 +45,12 @@ struct CoordsSpec {
   enum class Kind { automatic, file, emulate, bgq, cray, hostname, tofu, craype, slurm };
   Kind kind = Kind::automatic;
   std::string path;            ///< file
-  std::string grid;            ///< emulate: the grid spec, e.g. `torus:4x4x4`
+  std::string grid;            ///< emulate: the network spec, e.g. `torus:4x4x4` or `fattree:2;4,4;1,2;1,2`
   int ppn = 1;                 ///< emulate: processes per emulated node
   int sockets = 1;             ///< emulate: sockets per emulated node (ppn must be a multiple)
   std::string options;         ///< tofu: `XxYxZ`; craype: the rule's `key=value,...` (both validated by parse)
 
-  /// Parses `auto`, `file:PATH`, `emulate:<grid>[,ppn=N][,sockets=S]`, `bgq`, `cray`, `hostname`,
+  /// Parses `auto`, `file:PATH`, `emulate:<network>[,ppn=N][,sockets=S]`, `bgq`, `cray`, `hostname`,
   /// `tofu[:XxYxZ]`, `craype[:key=value,...]` or `slurm`.
   /// Throws InputError naming the value otherwise.
   static CoordsSpec parse(std::string_view text);

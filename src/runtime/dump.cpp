@@ -3,7 +3,7 @@
 
 #include <rankmap/graph/matrix_market.hpp>
 #include <rankmap/mapping/mapping_file.hpp>
-#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/topology/allocation_file.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -12,15 +12,11 @@
 
 namespace rankmap::runtime {
 
-topology::CoordinateFile coordinate_file_of(const topology::Allocation& alloc, std::span<const std::string> hosts) {
-  topology::CoordinateFile file;
-  file.grid = alloc.grid();
+topology::AllocationFile allocation_file_of(const topology::Allocation& alloc, std::span<const std::string> hosts) {
+  topology::AllocationFile file{alloc.network(), {}};
   for (int i = 0; i < alloc.num_nodes(); ++i) {
-    topology::CoordinateEntry entry;
-    entry.host = hosts.empty() ? "node" + std::to_string(i) : hosts[static_cast<std::size_t>(i)];
-    entry.coords = alloc.grid().coords_of(alloc.node(i));
-    entry.slots = static_cast<int>(alloc.slots_of_node(i).size());
-    file.nodes.push_back(entry);
+    const std::string host = hosts.empty() ? "node" + std::to_string(i) : hosts[static_cast<std::size_t>(i)];
+    file.nodes.push_back({host, alloc.node(i), static_cast<int>(alloc.slots_of_node(i).size()), 0});
   }
   return file;
 }
@@ -38,7 +34,7 @@ std::string dump_reorder(const std::string& dir, const graph::CommGraph& graph, 
   graph::write_matrix_market(stem + ".mtx", graph);
   std::ofstream coords(stem + ".coords");
   coords << "# allocation of " << placement.alloc.num_slots() << " slots, written by RANKMAP_DUMP\n";
-  write_coordinate_file(coords, coordinate_file_of(placement.alloc));
+  write_allocation_file(coords, allocation_file_of(placement.alloc));
   if (!coords) throw InputError("RANKMAP_DUMP: cannot write " + stem + ".coords");
 
   mapping::MappingFile m;

@@ -4,18 +4,56 @@
 #include "step_guard.hpp"
 
 #include <rankmap/hash.hpp>
+#include <rankmap/topology/slurm_topology.hpp>
+
+#include <cstdio>
 
 #include <unordered_map>
 
 namespace rankmap::runtime {
 
-std::uint64_t grid_hash(const topology::Grid& grid) {
+namespace {
+
+/// What a location knows of the network, which decides what a record's coordinates mean.
+enum class Known { node, grid, network, slurm_tree };
+
+Known known_by(const coords::Location& where) {
+  if (where.grid) return Known::grid;
+  if (where.network) return Known::network;
+  if (!where.switch_path.empty() && where.switch_path.size() <= static_cast<std::size_t>(topology::kMaxDims))
+    return Known::slurm_tree;
+  return Known::node;
+}
+
+std::uint64_t text_hash(const std::string& text) {
   StableHash h;
-  const std::string spec = grid.to_string();
-  h.bytes(spec.data(), spec.size());
-  // 0 means "no grid" in a record.
+  h.bytes(text.data(), text.size());
+  // 0 means "no network" in a record.
   return h.digest() | 1;
 }
+
+/// Equal exactly for processes that must read each other's coordinates alike.
+std::uint64_t network_hash(const coords::Location& where) {
+  switch (known_by(where)) {
+    case Known::grid: return text_hash(where.grid->to_string());
+    case Known::network: return text_hash(where.network->to_string());
+    case Known::slurm_tree: return text_hash("slurm-tree:" + std::to_string(where.switch_path.size()));
+    case Known::node: return 0;
+  }
+  return 0;
+}
+
+/// The switch path from the top down to `level`, hashed: names are unique only under their parent.
+std::int32_t switch_hash(std::span<const std::string> path, std::size_t level) {
+  StableHash h;
+  for (std::size_t l = 0; l <= level; ++l) {
+    h.bytes(path[l].data(), path[l].size());
+    h.u64(path[l].size());
+  }
+  return static_cast<std::int32_t>(h.digest() & 0x7fffffff);
+}
+
+}  // namespace
 
 ProcessRecord make_record(const std::optional<coords::Location>& where, bool config_ok, std::uint64_t config_hash) {
   ProcessRecord r;
@@ -30,9 +68,16 @@ ProcessRecord make_record(const std::optional<coords::Location>& where, bool con
   }
   r.node_key = where->node_key;
   r.socket = where->socket;
-  if (where->grid) {
-    r.grid_hash = grid_hash(*where->grid);
-    for (int d = 0; d < where->grid->ndims(); ++d) r.coords[d] = where->coords[d];
+  r.network_hash = network_hash(*where);
+  switch (known_by(*where)) {
+    case Known::grid:
+      for (int d = 0; d < where->grid->ndims(); ++d) r.coords[d] = where->coords[d];
+      break;
+    case Known::network: r.coords[0] = static_cast<std::int32_t>(where->network_node); break;
+    case Known::slurm_tree:
+      for (std::size_t l = 0; l < where->switch_path.size(); ++l) r.coords[l] = switch_hash(where->switch_path, l);
+      break;
+    case Known::node: break;
   }
   return r;
 }
@@ -49,6 +94,90 @@ topology::Grid line_of_nodes(std::int64_t count) {
 
 PlacementResult failure(std::string why, int rank = -1) { return {std::nullopt, std::move(why), rank}; }
 
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+/// Slurm's topology of the tree that the processes' switch paths span, one switch per distinct
+/// path and the nodes under their leaf switches, each in order of first appearance by rank; so
+/// topology::slurm_tree builds the same fat-tree as `rankmap slurm` would from topology.conf.
+/// The names stand for hashes; a hash that two paths share shows when their parents differ (or a
+/// node's leaf switch does), and is then a failure rather than a wrong tree.
+struct TreeOfPaths {
+  topology::SlurmTopology topology;
+  std::string error;
+};
+
+TreeOfPaths tree_of_paths(std::span<const ProcessRecord> records, int levels) {
+  TreeOfPaths tree;
+  std::vector<std::unordered_map<std::int32_t, std::pair<std::int32_t, std::size_t>>> seen(levels);  // parent, index
+  std::unordered_map<std::uint64_t, std::int32_t> leaf_of_node;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const std::int32_t* path = records[r].coords;
+    for (int l = 0; l < levels; ++l) {
+      const std::int32_t parent = l == 0 ? 0 : path[l - 1];
+      const auto [it, fresh] = seen[l].try_emplace(path[l], parent, tree.topology.switches.size());
+      if (!fresh && it->second.first != parent) {
+        tree.error = "two switches at level " + std::to_string(l) + " of rank " + std::to_string(r) +
+                     "'s SLURM_TOPOLOGY_ADDR hash alike";
+        return tree;
+      }
+      if (!fresh) continue;
+      const std::string name = "l" + std::to_string(l) + "-" + hex(static_cast<std::uint32_t>(path[l]));
+      tree.topology.switches.push_back({name, {}, {}, 0});
+      if (l > 0) tree.topology.switches[seen[l - 1].at(parent).second].switches.push_back(name);
+    }
+    const std::int32_t leaf = path[levels - 1];
+    const auto [it, fresh] = leaf_of_node.try_emplace(records[r].node_key, leaf);
+    if (!fresh && it->second != leaf) {
+      tree.error = "rank " + std::to_string(r) + "'s SLURM_TOPOLOGY_ADDR puts its node under another leaf switch "
+                   "than its node's other processes";
+      return tree;
+    }
+    if (fresh) tree.topology.switches[seen[levels - 1].at(leaf).second].nodes.push_back("n" + hex(records[r].node_key));
+  }
+  return tree;
+}
+
+/// The allocation on the fat-tree that the records' Slurm switch paths span.
+PlacementResult slurm_tree_placement(std::span<const ProcessRecord> records, int levels, std::vector<int> sockets) {
+  const TreeOfPaths paths = tree_of_paths(records, levels);
+  if (!paths.error.empty()) return failure(paths.error);
+  const topology::SlurmTree tree = topology::slurm_tree(paths.topology, "the processes' SLURM_TOPOLOGY_ADDR");
+  std::unordered_map<std::string, NodeId> node_of_host;
+  for (std::size_t i = 0; i < tree.hosts.size(); ++i) node_of_host.emplace(tree.hosts[i], tree.nodes[i]);
+  std::vector<NodeId> node_of_slot(records.size());
+  for (std::size_t r = 0; r < records.size(); ++r) node_of_slot[r] = node_of_host.at("n" + hex(records[r].node_key));
+  return {Placement{Placement::Mode::network, topology::Allocation(tree.network, std::move(node_of_slot)),
+                    std::move(sockets)},
+          {}, -1};
+}
+
+/// The allocation on the network that every record and `here` know alike.
+PlacementResult network_placement(std::span<const ProcessRecord> records, const coords::Location& here,
+                                  std::vector<int> sockets) {
+  std::vector<NodeId> node_of_slot(records.size());
+  switch (known_by(here)) {
+    case Known::grid:
+      for (std::size_t r = 0; r < records.size(); ++r)
+        node_of_slot[r] = here.grid->node_at(std::span<const int>(records[r].coords, here.grid->ndims()));
+      return {Placement{Placement::Mode::network, topology::Allocation(*here.grid, std::move(node_of_slot)),
+                        std::move(sockets)},
+              {}, -1};
+    case Known::network:
+      for (std::size_t r = 0; r < records.size(); ++r) node_of_slot[r] = records[r].coords[0];
+      return {Placement{Placement::Mode::network, topology::Allocation(*here.network, std::move(node_of_slot)),
+                        std::move(sockets)},
+              {}, -1};
+    case Known::slurm_tree:
+      return slurm_tree_placement(records, static_cast<int>(here.switch_path.size()), std::move(sockets));
+    case Known::node: break;
+  }
+  return failure("this process sees a different network than the others");
+}
+
 }  // namespace
 
 int first_failing_record(std::span<const ProcessRecord> records) noexcept {
@@ -61,7 +190,7 @@ int first_failing_record(std::span<const ProcessRecord> records) noexcept {
 }
 
 PlacementResult placement_from_records(std::span<const ProcessRecord> records,
-                                       const std::optional<topology::Grid>& own_grid) {
+                                       const std::optional<coords::Location>& here) {
   for (std::size_t r = 0; r < records.size(); ++r) {
     const std::string rank = std::to_string(r);
     // A failed record carries nothing else, not even the settings' hash.
@@ -75,25 +204,24 @@ PlacementResult placement_from_records(std::span<const ProcessRecord> records,
     if (records[r].status == record_provider_error)
       return failure("rank " + rank + " could not locate itself", static_cast<int>(r));
   }
-  std::size_t with_grid = 0;
-  for (const ProcessRecord& r : records) with_grid += r.grid_hash != 0;
+  std::size_t with_network = 0;
+  for (const ProcessRecord& r : records) with_network += r.network_hash != 0;
   std::vector<int> sockets(records.size());
   for (std::size_t r = 0; r < records.size(); ++r) sockets[r] = records[r].socket;
 
-  if (with_grid == records.size()) {
+  if (with_network == records.size()) {
     for (std::size_t r = 0; r < records.size(); ++r)
-      if (records[r].grid_hash != records[0].grid_hash)
-        return failure("rank " + std::to_string(r) + " sees a different grid than rank 0");
-    if (!own_grid || grid_hash(*own_grid) != records[0].grid_hash)
-      return failure("this process sees a different grid than the others");
-    std::vector<NodeId> node_of_slot(records.size());
-    for (std::size_t r = 0; r < records.size(); ++r)
-      node_of_slot[r] = own_grid->node_at(std::span<const int>(records[r].coords, own_grid->ndims()));
-    return {Placement{Placement::Mode::network, topology::Allocation(*own_grid, std::move(node_of_slot)),
-                      std::move(sockets)},
-            {}, -1};
+      if (records[r].network_hash != records[0].network_hash)
+        return failure("rank " + std::to_string(r) + " sees a different network than rank 0");
+    if (!here || network_hash(*here) != records[0].network_hash)
+      return failure("this process sees a different network than the others");
+    try {
+      return network_placement(records, *here, std::move(sockets));
+    } catch (const InputError& e) {
+      return failure(e.what());
+    }
   }
-  if (with_grid != 0) return failure("some processes know network coordinates and others do not");
+  if (with_network != 0) return failure("some processes know the network and others only their node");
 
   std::unordered_map<std::uint64_t, NodeId> node_of_key;
   std::vector<NodeId> node_of_slot(records.size());
@@ -113,7 +241,7 @@ Placement Placement::subset(std::span<const int> ranks) const {
     nodes[i] = alloc.node_of_slot(ranks[i]);
     sockets[i] = socket_of_slot[ranks[i]];
   }
-  return {mode, topology::Allocation(alloc.grid(), std::move(nodes)), std::move(sockets)};
+  return {mode, topology::Allocation(alloc.network(), std::move(nodes)), std::move(sockets)};
 }
 
 Placement Placement::first_slots(SlotId n) const {

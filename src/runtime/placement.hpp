@@ -14,11 +14,16 @@
 namespace rankmap::runtime {
 
 /// What each process contributes to the one allgather at initialisation: O(1) bytes, so O(P) in all.
+/// `coords` depend on what the process knows of the network, which `network_hash` tells apart:
+/// - a torus or mesh: the node's coordinates;
+/// - a fat-tree or dragonfly: [0] is the node's index in it;
+/// - a Slurm tree (SLURM_TOPOLOGY_ADDR): [l] hashes the switch names from the top down to level l,
+///   so that the placement can rebuild the tree that the processes span (docs/runtime.md).
 struct ProcessRecord {
   std::uint64_t node_key = 0;
-  std::uint64_t grid_hash = 0;    ///< 0 when the process knows no grid
+  std::uint64_t network_hash = 0;  ///< 0 when the process knows only its node
   std::uint64_t config_hash = 0;
-  std::int32_t status = 0;        ///< a RecordStatus
+  std::int32_t status = 0;         ///< a RecordStatus
   std::int32_t socket = -1;
   std::int32_t coords[topology::kMaxDims] = {};
 };
@@ -35,7 +40,8 @@ enum RecordStatus : std::int32_t {
 
 /// The processes of a communicator (slot s = rank s) on their nodes.
 struct Placement {
-  /// `network`: real or emulated grid coordinates are known and mapping minimises the objective on them.
+  /// `network`: the network (a grid, fat-tree or dragonfly, real or emulated) and every process's
+  /// node in it are known, and mapping minimises the objective on them.
   /// `nodes_only`: only which processes share a node is known; the grid is a stand-in line of nodes
   /// and only traffic leaving a node is minimised.
   enum class Mode { network, nodes_only };
@@ -56,8 +62,6 @@ struct PlacementResult {
   int failing_rank = -1;  ///< the lowest rank whose record carries an error, -1 if none
 };
 
-std::uint64_t grid_hash(const topology::Grid& grid);
-
 /// The record of the calling process from its location (nullopt when the provider failed).
 ProcessRecord make_record(const std::optional<coords::Location>& where, bool config_ok, std::uint64_t config_hash);
 
@@ -65,9 +69,10 @@ ProcessRecord make_record(const std::optional<coords::Location>& where, bool con
 /// configuration error, or a failed record), or -1; placement_from_records names the same rank.
 int first_failing_record(std::span<const ProcessRecord> records) noexcept;
 
-/// Builds the placement from every process's record. `own_grid` is the caller's grid, which every
-/// record with a grid must match (they all carry its hash). Deterministic, so all processes agree.
+/// Builds the placement from every process's record. `here` is the caller's own location, whose
+/// network every record that knows one must share (they all carry its hash). Deterministic, so all
+/// processes agree.
 PlacementResult placement_from_records(std::span<const ProcessRecord> records,
-                                       const std::optional<topology::Grid>& own_grid);
+                                       const std::optional<coords::Location>& here);
 
 }  // namespace rankmap::runtime

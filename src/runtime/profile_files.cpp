@@ -5,7 +5,7 @@
 
 #include <rankmap/graph/matrix_market.hpp>
 #include <rankmap/mapping/mapping_file.hpp>
-#include <rankmap/topology/coordinate_file.hpp>
+#include <rankmap/topology/allocation_file.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -74,13 +74,13 @@ std::string files_written(const std::string& prefix, const GatheredProfile& prof
 void write_allocation(const std::string& prefix, const GatheredProfile& profile, const graph::CommGraph& graph,
                       bool& launch_map) {
   const topology::Allocation& live = profile.placement->alloc;
-  topology::CoordinateFile file = coordinate_file_of(live, coordinate_names(profile.node_hosts));
+  const topology::AllocationFile file = allocation_file_of(live, coordinate_names(profile.node_hosts));
   std::ofstream coords = open(prefix + ".coords");
   coords << "# allocation of " << live.num_slots() << " processes, nodes in the launcher's order, written by "
          << "RANKMAP_PROFILE\n";
   if (profile.placement->mode == Placement::Mode::nodes_only)
     coords << "# the network is unknown (only which processes share a node): the grid is a stand-in line\n";
-  write_coordinate_file(coords, file);
+  write_allocation_file(coords, file);
   close(coords, prefix + ".coords");
 
   std::ofstream hosts = open(prefix + ".hosts");

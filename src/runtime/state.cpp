@@ -162,7 +162,7 @@ PlacementResult placement_from_records_of(MPI_Comm comm, std::span<const Process
   const Message detail = failing >= 0 ? message_from_failing_rank(comm, failing) : Message{};
   const LocalLocation& here = local_location();
   PlacementResult result =
-      placement_from_records(records, here.where ? here.where->grid : std::optional<topology::Grid>());
+      placement_from_records(records, here.where);
   if (detail[0] != '\0') result.failure = detail.data();
   return result;
 }

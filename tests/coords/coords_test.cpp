@@ -45,6 +45,28 @@ TEST(CoordsSpec, RejectsBadValuesByName) {
               HasSubstr("ppn must be a multiple of sockets"));
 }
 
+TEST(CoordsSpec, EmulatesFatTreesAndDragonfliesWhoseSpecsHaveCommas) {
+  const CoordsSpec tree = CoordsSpec::parse("emulate:fattree:2;4,4;1,2;1,2,ppn=2");
+  EXPECT_EQ(tree.grid, "fattree:2;4,4;1,2;1,2");
+  EXPECT_EQ(tree.ppn, 2);
+  EXPECT_EQ(CoordsSpec::parse("emulate:dragonfly:2,1;1,1;2,1;2").grid, "dragonfly:2,1;1,1;2,1;2");
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:fattree:2;4,4;1,2;1,2,cores=2"); }),
+              HasSubstr("unknown option 'cores=2'"));
+  EXPECT_THAT(testing::input_error_of([] { CoordsSpec::parse("emulate:fattree:2;4,4;1,2"); }),
+              HasSubstr("'emulate:fattree:2;4,4;1,2'"));
+}
+
+TEST(EmulationProvider, PutsRankROnNodeROverPpnOfAFatTree) {
+  const auto p = make_emulation_provider(CoordsSpec::parse("emulate:fattree:2;4,4;1,2;1,2,ppn=2"));
+  const Location where = p->locate(5, 32);
+  EXPECT_FALSE(where.grid);
+  ASSERT_TRUE(where.network);
+  EXPECT_EQ(*where.network, topology::Network::parse("fattree:2;4,4;1,2;1,2"));
+  EXPECT_EQ(where.network_node, 2);
+  EXPECT_EQ(where.node_key, 2u);
+  EXPECT_THAT(testing::input_error_of([&] { p->locate(0, 33); }), HasSubstr("fewer than the 33 processes"));
+}
+
 TEST(EmulationProvider, RankRIsOnNodeROverPpnOfTheRowMajorWalk) {
   const auto p = make_emulation_provider(CoordsSpec::parse("emulate:torus:2x3,ppn=4,sockets=2"));
   // Rank 13 is on node 13/4 = 3, which is (1,0) in a 2x3 row-major walk; slot 13%4 = 1 is on socket 1/(4/2) = 0.
@@ -95,6 +117,18 @@ TEST_F(FileProviderTest, MatchesShortHostNames) {
 TEST_F(FileProviderTest, MissingHostNamesFileAndHost) {
   EXPECT_EQ(testing::input_error_of([&] { make_file_provider(path_, &host_gamma)->locate(0, 1); }),
             path_ + ": host 'gamma' is not listed");
+}
+
+TEST(FileProvider, ReadsANetworkAllocationFile) {
+  const std::string path = rankmap::testing::unique_temp_path("rankmap_coords_network") + ".alloc";
+  std::ofstream(path) << "network dragonfly:2,1;1,1;2,1;2\nnode alpha 3\nnode beta 6 slots=2\n";
+  const Location where = make_file_provider(path, &host_beta)->locate(0, 1);
+  EXPECT_FALSE(where.grid);
+  ASSERT_TRUE(where.network);
+  EXPECT_EQ(*where.network, topology::Network::parse("dragonfly:2,1;1,1;2,1;2"));
+  EXPECT_EQ(where.network_node, 6);
+  EXPECT_EQ(where.node_key, node_key_of_host("beta"));
+  std::remove(path.c_str());
 }
 
 TEST(FileProvider, BadFileNamesTheLine) {

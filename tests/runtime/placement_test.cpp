@@ -16,6 +16,12 @@ ProcessRecord record_at(const topology::Grid& g, std::uint64_t key, std::initial
   return make_record(where, true, 42);
 }
 
+coords::Location on_grid(const topology::Grid& g) {
+  coords::Location where;
+  where.grid = g;
+  return where;
+}
+
 ProcessRecord record_on_host(std::uint64_t key) {
   coords::Location where;
   where.node_key = key;
@@ -27,7 +33,7 @@ TEST(Placement, CoordinatesOnEveryProcessGiveTheNetworkAllocation) {
   // Ranks 0 and 1 at (1,2) = node 5, rank 2 at (0,1) = node 1.
   const std::vector<ProcessRecord> records = {record_at(g, 5, {1, 2}, 0), record_at(g, 5, {1, 2}, 1),
                                               record_at(g, 1, {0, 1}, 0)};
-  const PlacementResult r = placement_from_records(records, g);
+  const PlacementResult r = placement_from_records(records, on_grid(g));
   ASSERT_TRUE(r.placement) << r.failure;
   EXPECT_EQ(r.placement->mode, Placement::Mode::network);
   EXPECT_EQ(r.placement->alloc.nodes_of_slots(), (std::vector<NodeId>{5, 5, 1}));
@@ -46,10 +52,10 @@ TEST(Placement, HostNamesOnlyGiveNodesInOrderOfFirstAppearance) {
 
 TEST(Placement, DisagreementsAreFailuresNamingTheRank) {
   const topology::Grid g = topology::Grid::parse("torus:2x3"), h = topology::Grid::parse("torus:3x3");
-  EXPECT_EQ(placement_from_records(std::vector{record_at(g, 0, {0, 0}), record_on_host(1)}, g).failure,
-            "some processes know network coordinates and others do not");
-  EXPECT_EQ(placement_from_records(std::vector{record_at(g, 0, {0, 0}), record_at(h, 1, {0, 1})}, g).failure,
-            "rank 1 sees a different grid than rank 0");
+  EXPECT_EQ(placement_from_records(std::vector{record_at(g, 0, {0, 0}), record_on_host(1)}, on_grid(g)).failure,
+            "some processes know the network and others only their node");
+  EXPECT_EQ(placement_from_records(std::vector{record_at(g, 0, {0, 0}), record_at(h, 1, {0, 1})}, on_grid(g)).failure,
+            "rank 1 sees a different network than rank 0");
   ProcessRecord other = record_on_host(1);
   other.config_hash = 43;
   EXPECT_EQ(placement_from_records(std::vector{record_on_host(1), other}, std::nullopt).failure,
@@ -69,13 +75,91 @@ TEST(Placement, SubsetsAndFirstSlotsKeepNodesAndSockets) {
   const topology::Grid g = topology::Grid::parse("mesh:4");
   const std::vector<ProcessRecord> records = {record_at(g, 0, {0}, 0), record_at(g, 1, {1}, 1),
                                               record_at(g, 3, {3}, 0), record_at(g, 2, {2}, 1)};
-  const Placement p = *placement_from_records(records, g).placement;
+  const Placement p = *placement_from_records(records, on_grid(g)).placement;
   const std::vector<int> ranks = {3, 0};
   const Placement sub = p.subset(ranks);
   EXPECT_EQ(sub.alloc.nodes_of_slots(), (std::vector<NodeId>{2, 0}));
   EXPECT_EQ(sub.socket_of_slot, (std::vector<int>{1, 0}));
   const Placement first = p.first_slots(2);
   EXPECT_EQ(first.alloc.nodes_of_slots(), (std::vector<NodeId>{0, 1}));
+}
+
+coords::Location on_network(const topology::Network& network, NodeId node, std::uint64_t key) {
+  coords::Location where;
+  where.node_key = key;
+  where.network = network;
+  where.network_node = node;
+  return where;
+}
+
+coords::Location under_switches(std::vector<std::string> path, std::uint64_t key) {
+  coords::Location where;
+  where.node_key = key;
+  where.switch_path = std::move(path);
+  return where;
+}
+
+TEST(Placement, NodeIndicesOnEveryProcessGiveTheFatTreeAllocation) {
+  const topology::Network net = topology::Network::parse("fattree:2;4,4;1,2;1,2");
+  const std::vector<ProcessRecord> records = {make_record(on_network(net, 9, 9), true, 42),
+                                              make_record(on_network(net, 2, 2), true, 42),
+                                              make_record(on_network(net, 9, 9), true, 42)};
+  const PlacementResult r = placement_from_records(records, on_network(net, 9, 9));
+  ASSERT_TRUE(r.placement) << r.failure;
+  EXPECT_EQ(r.placement->mode, Placement::Mode::network);
+  EXPECT_EQ(r.placement->alloc.network(), net);
+  EXPECT_EQ(r.placement->alloc.nodes_of_slots(), (std::vector<NodeId>{9, 2, 9}));
+  const Placement sub = r.placement->subset(std::vector<int>{1});
+  EXPECT_EQ(sub.alloc.network(), net);
+  EXPECT_EQ(sub.alloc.nodes_of_slots(), (std::vector<NodeId>{2}));
+}
+
+TEST(Placement, ANodeIndexOutsideTheNetworkIsAFailureNotACrash) {
+  const topology::Network net = topology::Network::parse("dragonfly:2,1;1,1;2,1;2");
+  const std::vector<ProcessRecord> records = {make_record(on_network(net, 1, 1), true, 42),
+                                              make_record(on_network(net, 1000, 2), true, 42)};
+  const PlacementResult r = placement_from_records(records, on_network(net, 1, 1));
+  EXPECT_FALSE(r.placement);
+  EXPECT_NE(r.failure.find("1000"), std::string::npos) << r.failure;
+}
+
+TEST(Placement, SlurmSwitchPathsGiveTheTreeTheProcessesSpan) {
+  // Nodes a and b share leaf switch s0, c is under s1; a runs two processes.
+  const std::vector<ProcessRecord> records = {
+      make_record(under_switches({"top", "s0"}, 0xa), true, 42), make_record(under_switches({"top", "s1"}, 0xc), true, 42),
+      make_record(under_switches({"top", "s0"}, 0xa), true, 42), make_record(under_switches({"top", "s0"}, 0xb), true, 42)};
+  const PlacementResult r = placement_from_records(records, under_switches({"top", "s0"}, 0xa));
+  ASSERT_TRUE(r.placement) << r.failure;
+  EXPECT_EQ(r.placement->mode, Placement::Mode::network);
+  // Leaf fan-out 2 (s0 has a and b), 2 leaf switches, one parent each.
+  EXPECT_EQ(r.placement->alloc.network(), topology::Network::parse("fattree:2;2,2;1,1;1,1"));
+  EXPECT_EQ(r.placement->alloc.nodes_of_slots(), (std::vector<NodeId>{0, 2, 0, 1}));
+}
+
+TEST(Placement, SameNamedSwitchesUnderDifferentParentsAreDifferentSwitches) {
+  const std::vector<ProcessRecord> records = {make_record(under_switches({"top0", "leaf"}, 1), true, 42),
+                                              make_record(under_switches({"top1", "leaf"}, 2), true, 42)};
+  const PlacementResult r = placement_from_records(records, under_switches({"top0", "leaf"}, 1));
+  ASSERT_TRUE(r.placement) << r.failure;
+  // Two roots are joined under one more level: the nodes are under different leaf switches.
+  EXPECT_EQ(r.placement->alloc.network(), topology::Network::parse("fattree:3;1,1,2;1,1,1;1,1,1"));
+  EXPECT_EQ(r.placement->alloc.nodes_of_slots(), (std::vector<NodeId>{0, 1}));
+}
+
+TEST(Placement, ANodeUnderTwoLeafSwitchesIsAFailureNamingTheRank) {
+  const std::vector<ProcessRecord> records = {make_record(under_switches({"top", "s0"}, 7), true, 42),
+                                              make_record(under_switches({"top", "s1"}, 7), true, 42)};
+  const PlacementResult r = placement_from_records(records, under_switches({"top", "s0"}, 7));
+  EXPECT_FALSE(r.placement);
+  EXPECT_EQ(r.failure,
+            "rank 1's SLURM_TOPOLOGY_ADDR puts its node under another leaf switch than its node's other processes");
+}
+
+TEST(Placement, SwitchPathsOfDifferentDepthsAreDifferentNetworks) {
+  const std::vector<ProcessRecord> records = {make_record(under_switches({"top", "s0"}, 1), true, 42),
+                                              make_record(under_switches({"s0"}, 2), true, 42)};
+  EXPECT_EQ(placement_from_records(records, under_switches({"top", "s0"}, 1)).failure,
+            "rank 1 sees a different network than rank 0");
 }
 
 }  // namespace
