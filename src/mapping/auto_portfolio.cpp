@@ -99,9 +99,8 @@ std::pair<Candidate, double> scored_launcher_order(TaskId tasks, const detail::O
 
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
-/// always. A member starts only while the time left covers its share of the whole budget and scoring
-/// its result: most members cannot stop before a floor of their own (bisect makes every level's
-/// split), so one started with less than its share overran the budget.
+/// always. A member starts only while the time left covers scoring its result, and searches for its
+/// share of the whole budget or the time left less that evaluation, whichever is less.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -110,17 +109,18 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   if (options.initial && *options.initial != starts.front().mapping)
     starts.push_back({"input", *options.initial, score(*options.initial), {}});
   for (const detail::PortfolioMember& member : members) {
-    const double share_ms = member.budget_share * options.time_budget_ms;
     if (timed && deadline.remaining_ms() <= evaluation_ms) break;
     if (!runs_on(member, alloc.network()) || (member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
-        (timed && (options.time_budget_ms < member.min_budget_ms || deadline.remaining_ms() < share_ms + evaluation_ms)))
+        (timed && options.time_budget_ms < member.min_budget_ms))
       continue;
     MapOptions member_options = options;
     member_options.parameter = std::string(member.parameter);
     member_options.initial = nullptr;
     member_options.choice = nullptr;
     member_options.progress = nullptr;
-    member_options.time_budget_ms = timed ? share_ms : kUnboundedMs;
+    member_options.time_budget_ms =
+        timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms() - evaluation_ms)
+              : kUnboundedMs;
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
     if (duplicate || (timed && deadline.passed())) continue;
