@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace rankmap::runtime {
 namespace {
 
@@ -160,6 +162,35 @@ TEST(Placement, SwitchPathsOfDifferentDepthsAreDifferentNetworks) {
                                               make_record(under_switches({"s0"}, 2), true, 42)};
   EXPECT_EQ(placement_from_records(records, under_switches({"top", "s0"}, 1)).failure,
             "rank 1 sees a different network than rank 0");
+}
+
+TEST(Placement, ArbitrarySwitchHashesGiveATreeOrAMessageNeverAnException) {
+  // Records as other processes might send them: each node's path a function of its key (a
+  // consistent tree), then on every other draw one record's hash at one level replaced at random,
+  // which may or may not contradict the others.
+  std::mt19937 rng(3);
+  const coords::Location here = under_switches({"top", "mid", "leaf"}, 1);
+  int placed = 0, refused = 0;
+  for (int draw = 0; draw < 200; ++draw) {
+    std::vector<ProcessRecord> records(40, make_record(here, true, 42));
+    for (ProcessRecord& r : records) {
+      r.node_key = rng() % 12;
+      const auto k = static_cast<std::int32_t>(r.node_key);
+      r.coords[0] = k % 2, r.coords[1] = 10 + k % 4, r.coords[2] = 100 + k;
+    }
+    if (draw % 2) records[rng() % 40].coords[rng() % 3] = static_cast<std::int32_t>(rng() % 16);
+    PlacementResult result;
+    ASSERT_NO_THROW(result = placement_from_records(records, here));
+    if (result.placement) {
+      ++placed;
+      EXPECT_EQ(result.placement->alloc.num_slots(), 40);
+    } else {
+      ++refused;
+      EXPECT_FALSE(result.failure.empty());
+    }
+  }
+  EXPECT_GT(placed, 0);
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
