@@ -37,6 +37,8 @@ TEST(Auto, KeepsTheLauncherOrderWhenItIsAlreadyOptimal) {
   EXPECT_EQ(m, identity_mapping(16));
   EXPECT_EQ(choice.chosen, "identity");
   EXPECT_THAT(choice.detail, HasSubstr("identity 1"));
+  // The hedge routes nothing when the launcher's order wins: no loads were measured to hand over.
+  EXPECT_FALSE(choice.dor_loads);
 }
 
 TEST(Auto, NeverWorseThanTheIdentityOnRandomGraphs) {
