@@ -34,8 +34,8 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
   command
       .add_option("--routing", options.routing,
                   "routing model MCL is measured under: adaptive (default; every network), adaptive-hop, dor, "
-                  "dor:<order> (grids), dmodk (fat-trees), minimal, valiant (dragonflies). Unnamed on a grid, auto "
-                  "and place also refuse mappings that raise the MCL under dor")
+                  "dor:<order> (grids), dmodk (fat-trees), minimal, valiant (dragonflies). Unnamed, auto and place "
+                  "also refuse mappings that raise the MCL under the network's static routing (dor, dmodk, minimal)")
       ->each([&options](const std::string&) { options.routing_stated = true; });
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");

@@ -71,7 +71,7 @@ TEST(Auto, WithoutANamedRoutingNeverRaisesTheDimensionOrderedLoad) {
   MapOptions unnamed;
   unnamed.choice = &choice;
   EXPECT_LE(dor_mcl(g, a, run_auto(g, a, unnamed, "auto:attempts=300")), launcher * (1 + 1e-9));
-  EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under dimension-ordered routing"));
+  EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under the network's static routing"));
 }
 
 // The runtime's do-no-harm test reuses the loads auto's hedge measured (Choice::dor_loads) instead

@@ -16,28 +16,31 @@ struct AcceptanceTest {
   double before = 0;    ///< the objective of the launcher's order
   double after = 0;     ///< the objective of the candidate
   double min_gain = 0;  ///< the relative improvement required (RANKMAP_MIN_GAIN)
-  /// Also refuse a candidate that raises the maximum channel load under dimension-ordered routing
-  /// (on a torus or mesh; ignored on other networks).
-  /// Set when the objective is MCL and the user did not name a routing: the objective then assumes
-  /// adaptive routing, and a mapping that wins under that assumption can lose badly on a machine
-  /// that routes dimension by dimension (SimGrid's torus, for one: BENCHMARKS.md, "Simulated
-  /// network: the default mapper").
+  /// Also refuse a candidate that raises the maximum channel load under the network's static
+  /// routing: dimension-ordered on a torus or mesh, d-mod-k on a fat-tree, minimal on a dragonfly
+  /// (dor_max_channel_load). Set when the objective is MCL and the user did not name a routing: the
+  /// objective then assumes adaptive routing, and a mapping that wins under that assumption can
+  /// lose badly on a machine that routes statically (SimGrid's torus, fat-tree and dragonfly:
+  /// BENCHMARKS.md, "Simulated network: the default mapper" and "Simulated network: fat-trees and
+  /// dragonflies").
   bool check_dor = false;
-  /// The dimension-ordered loads of the launcher's order and the candidate when already measured
+  /// The static-routing loads of the launcher's order and the candidate when already measured
   /// (Choice::dor_loads of auto, whose launcher's order is the identity); refusal_of then routes
   /// neither again. Leave empty unless both were measured on exactly these two mappings' nodes.
   std::optional<DorLoads> known_dor;
 };
 
 /// Whether the hedge applies: the objective is MCL and the user named no routing, so the objective
-/// assumes adaptive routing and dimension-ordered routing is checked too (on tori and meshes).
+/// assumes adaptive routing and the network's static routing is checked too.
 /// The one statement of the condition, for auto, the runtime's decision and `rankmap place`.
 inline bool checks_dor(const MapOptions& options) {
   return options.objective == Objective::mcl && !options.routing_stated;
 }
 
-/// The maximum channel load under dimension-ordered routing (dimension 0 first): the second
-/// routing that the hedge checks when the user named none.
+/// The maximum channel load under the network's static routing: dimension-ordered (dimension 0
+/// first) on a torus or mesh, SimGrid's d-mod-k on a fat-tree, SimGrid's minimal on a dragonfly;
+/// the second routing that the hedge checks when the user named none. (The name is older than the
+/// fat-trees and dragonflies.)
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of);
 
