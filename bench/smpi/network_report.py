@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from replace_section import replace_section  # noqa: E402
-from report import load  # noqa: E402
+from report import load, spearman  # noqa: E402
 from network_experiment import (ALGOS, CONFIGS, FRAGMENTED, FULL, MAPPINGS, PROGRAMS, SIMGRID_ROUTING,  # noqa: E402
                                 network_kind)
 
@@ -76,8 +76,8 @@ class Report:
         self.emit(f"One run of `bench/smpi/run_networks.sh` at commit {run['commit']} ({run['date']}, "
                   f"{run['start']} to {run['end']} UTC{', stopped by its stop time' if run.get('stopped') else ''}); "
                   f"every simulation and mapper under `nice -n 19` on {run['cores']} cores shared with other work "
-                  f"(load average {run['load_start']} at the start, {run['load_end']} at the end), so the 200 ms "
-                  "budgets are wall-clock time on a busy machine. Raw results: "
+                  f"(load average {run['load_start']} at the start, {run['load_end']} at the end); the 200 ms "
+                  "budgets are wall-clock time. Raw results: "
                   f"`{run['results_dir']}/` (`python3 bench/smpi/network_report.py --out {run['results_dir']} "
                   "--benchmarks BENCHMARKS.md` rewrites this section from them)."
                   + (" **Partial:** some planned simulations did not run (listed at the end)." if partial else ""))
@@ -150,7 +150,7 @@ class Report:
                 harm = auto > HARM
                 counts["gain"] += gain
                 if harm:
-                    counts["harm"].append(f"{config}/{program} ({auto:.2f})")
+                    counts["harm"].append(f"{config}/{program} ({auto:.2f}{self.mcl_note(config, program, DEFAULT)})")
                 peer = "not run"
                 if scotch is not None:
                     counts["peer_pairs"] += 1
@@ -179,16 +179,32 @@ class Report:
                   + (f" ({total - peer_ran} not run)" if peer_ran < total else "") + ": "
                   f"{verdict(counts['peer'] >= PEER_NEEDED, peer_ran == total or counts['peer'] + total - peer_ran < PEER_NEEDED)}"
                   f" (target {PEER_NEEDED} of {total}).")
-        full = [(c, p, self.ratio(c, p, DEFAULT), self.ratio(c, p, PEER)) for c in FULL for p in PROGRAMS]
-        full = [x for x in full if x[2] is not None]
-        if full:
-            slower = [f"{c}/{p} ({a:.2f})" for c, p, a, _ in full if a > HARM]
-            self.emit(f"- On the full allocations (not part of the targets): `auto@200ms` at least 20% faster on "
-                      f"{sum(a <= GAIN for _, _, a, _ in full)} of {len(full)} pairs, more than 2% slower on "
-                      f"{len(slower)}{' (' + ', '.join(slower) + ')' if slower else ''}, faster than `scotch` on "
-                      f"{sum(1 for _, _, a, s in full if s is not None and a < s)} of "
-                      f"{sum(1 for x in full if x[3] is not None)}.")
+        self.summary(DEFAULT, FULL, "On the full allocations (not part of the targets): `auto@200ms`")
+        for extra in [m for m in ALGOS if m not in (DEFAULT, PEER)]:
+            self.summary(extra, FRAGMENTED, f"Not the default, for comparison: `{extra}` on the fragmented allocations")
         self.emit("")
+
+    def mcl_note(self, config, program, mapping):
+        """`; MCL adaptive x, MCL <SimGrid's routing> y of the identity's`, for a slower pair."""
+        met, base = self.metrics.get((config, program, mapping)), self.metrics.get((config, program, "identity"))
+        if not met or not base:
+            return ""
+        routing = SIMGRID_ROUTING[network_kind(config)]
+        return (f"; its MCL under adaptive {met['mcl_adaptive'] / base['mcl_adaptive']:.2f} and under {routing} "
+                f"{met['mcl'] / base['mcl']:.2f} of the identity's")
+
+    def summary(self, mapping, configs, text):
+        """One bullet: how often `mapping` cut 20%, lost more than 2%, beat Scotch, on the pairs that ran."""
+        pairs = [(c, p, self.ratio(c, p, mapping), self.ratio(c, p, PEER)) for c in configs for p in PROGRAMS]
+        pairs = [x for x in pairs if x[2] is not None]
+        if not pairs:
+            return
+        slower = [f"{c}/{p} ({a:.2f}{self.mcl_note(c, p, mapping)})" for c, p, a, _ in pairs if a > HARM]
+        self.emit(f"- {text}: at least 20% faster than the identity on {sum(a <= GAIN for _, _, a, _ in pairs)} of "
+                  f"{len(pairs)} pairs that ran, more than 2% slower on {len(slower)}"
+                  f"{' (' + ', '.join(slower) + ')' if slower else ''}, faster than `scotch` on "
+                  f"{sum(1 for _, _, a, s in pairs if s is not None and a < s)} of "
+                  f"{sum(1 for x in pairs if x[3] is not None)}.")
 
     def verify(self):
         path = os.path.join(self.out, "verify.md")
@@ -233,6 +249,33 @@ class Report:
                 for m in MAPPINGS[1:]:
                     self.emit(f"| {m} | " + " | ".join(self.cell(config, p, m, field, store) for p in programs) + " |")
                 self.emit("")
+
+    def prediction(self):
+        """How well rankmap's MCL (SimGrid's routing, and adaptive) orders the simulated communication times."""
+        self.emit("### How well rankmap's MCL predicts the simulated communication time")
+        self.emit("")
+        self.emit("Spearman rank correlation, per platform, between a mapping's MCL / identity's and its simulated "
+                  "communication time / identity's, over every simulated placement of every program (placements "
+                  "that repeat another's host file counted once). +1: the metric orders the placements as the "
+                  "simulator does.")
+        self.emit("")
+        self.emit("| platform | placements | MCL, SimGrid's routing | MCL, adaptive | hop-bytes |")
+        self.emit("|---|---:|---:|---:|---:|")
+        for config in CONFIGS:
+            points = []
+            for (c, p, m), row in self.results.items():
+                met, base = self.metrics.get((c, p, m)), self.metrics.get((c, p, "identity"))
+                if c != config or m == "identity" or row.get("same_placement_as") or not met or not base:
+                    continue
+                points.append((self.ratio(c, p, m), met["mcl"] / base["mcl"], met["mcl_adaptive"] / base["mcl_adaptive"],
+                               met["hop_bytes"] / base["hop_bytes"]))
+            if len(points) < 3:
+                continue
+            times = [x[0] for x in points]
+            rhos = [spearman([x[i] for x in points], times) for i in (1, 2, 3)]
+            self.emit(f"| {config} | {len(points)} | " + " | ".join("—" if r is None else f"{r:+.2f}" for r in rhos)
+                      + " |")
+        self.emit("")
 
     def mapping_times(self):
         self.emit("### Time to compute each mapping (wall seconds, `rankmap map` under nice 19 on the shared machine)")
@@ -285,6 +328,7 @@ class Report:
         self.targets()
         self.verify()
         self.platform_tables()
+        self.prediction()
         self.mapping_times()
         self.cost()
         self.not_run()
