@@ -190,22 +190,17 @@ class DorHedge {
   bool active() const { return active_; }
   /// Measures `c`'s load (once) and says whether it is refused.
   bool refuses(Candidate& c) {
-    if (!active_ || is_launcher_order(c.mapping)) return false;
+    if (!active_ || is_identity(c.mapping)) return false;
     if (!c.dor_load) c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping);
     return raises_load(*c.dor_load, launcher_load());
   }
   /// The launcher's and `winner`'s loads, if they were measured.
   std::optional<DorLoads> loads_of(const Candidate& winner) const {
     if (!launcher_load_) return std::nullopt;
-    return DorLoads{*launcher_load_, is_launcher_order(winner.mapping) ? *launcher_load_ : *winner.dor_load};
+    return DorLoads{*launcher_load_, is_identity(winner.mapping) ? *launcher_load_ : *winner.dor_load};
   }
 
  private:
-  static bool is_launcher_order(std::span<const SlotId> slot_of) {
-    for (std::size_t t = 0; t < slot_of.size(); ++t)
-      if (slot_of[t] != static_cast<SlotId>(t)) return false;
-    return true;
-  }
   double launcher_load() {
     if (!launcher_load_) launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()));
     return *launcher_load_;

@@ -87,6 +87,12 @@ bool is_permutation(std::span<const SlotId> m) {
   return true;
 }
 
+bool is_identity(std::span<const SlotId> m) {
+  for (std::size_t t = 0; t < m.size(); ++t)
+    if (m[t] != static_cast<SlotId>(t)) return false;
+  return true;
+}
+
 Mapping identity_mapping(SlotId n) {
   Mapping m(static_cast<std::size_t>(n));
   for (SlotId i = 0; i < n; ++i) m[i] = i;

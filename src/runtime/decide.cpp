@@ -15,12 +15,6 @@ namespace rankmap::runtime {
 
 namespace {
 
-bool is_identity(std::span<const SlotId> slot_of) {
-  for (std::size_t t = 0; t < slot_of.size(); ++t)
-    if (slot_of[t] != static_cast<SlotId>(t)) return false;
-  return true;
-}
-
 class Objective {
  public:
   Objective(const graph::CommGraph& graph, const Placement& placement, const Config& config)
@@ -97,7 +91,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
   const mapping::Mapping identity = mapping::identity_mapping(graph.num_tasks());
   d.before = objective(identity);
   d.after = objective(candidate);
-  if (is_identity(candidate)) {
+  if (mapping::is_identity(candidate)) {
     if (d.note.empty()) d.note = "the candidate is the identity";
   } else {
     // Only which processes share a node is known in nodes_only mode: no routing to hedge.

@@ -94,6 +94,8 @@ Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorit
 /// True if `m` is a permutation of 0..m.size()-1.
 bool is_permutation(std::span<const SlotId> m);
 Mapping identity_mapping(SlotId n);
+/// True if `m` is identity_mapping(m.size()): every task keeps the launcher's slot.
+bool is_identity(std::span<const SlotId> m);
 /// task_of[slot] for a permutation slot_of.
 std::vector<TaskId> inverse(std::span<const SlotId> slot_of);
 
