@@ -24,13 +24,7 @@ class EmulationProvider final : public Provider {
     const NodeId node = world_rank / ppn_;
     Location where;
     where.node_key = static_cast<std::uint64_t>(node);
-    if (const topology::Grid* grid = network_.grid_if()) {
-      where.grid = *grid;
-      where.coords = grid->coords_of(node);
-    } else {
-      where.network = network_;
-      where.network_node = node;
-    }
+    place_on(where, network_, node);
     // Slots fill a node socket by socket, like a launcher binding ranks to cores in order.
     where.socket = (world_rank % ppn_) / (ppn_ / sockets_);
     return where;

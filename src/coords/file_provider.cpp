@@ -36,13 +36,7 @@ class FileProvider final : public Provider {
     if (!entry) throw InputError(path_ + ": host '" + host + "' is not listed");
     Location where;
     where.node_key = node_key_of_host(entry->host);
-    if (const topology::Grid* grid = file.network.grid_if()) {
-      where.grid = *grid;
-      where.coords = grid->coords_of(entry->node);
-    } else {
-      where.network = file.network;
-      where.network_node = entry->node;
-    }
+    place_on(where, file.network, entry->node);
     where.socket = socket_of_this_process();
     return where;
   }

@@ -30,6 +30,17 @@ struct Location {
   std::string node_name;
 };
 
+/// Puts `where` on `node` of `network`: a grid's coordinates, or another network's node index.
+inline void place_on(Location& where, const topology::Network& network, NodeId node) {
+  if (const topology::Grid* grid = network.grid_if()) {
+    where.grid = *grid;
+    where.coords = grid->coords_of(node);
+  } else {
+    where.network = network;
+    where.network_node = node;
+  }
+}
+
 /// One source of locations. Providers make no MPI call, so they run anywhere and test without MPI.
 class Provider {
  public:
