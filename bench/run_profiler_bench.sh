@@ -6,20 +6,31 @@
 # the rounds of the ratio to the plain run of the same round, so that every ratio compares runs taken
 # under the same load. It runs with one pair per core (RANKS defaults to nproc) and with the issue's 8
 # ranks (RANKS_OVERSUBSCRIBED), where on a small machine the scheduler, not the send path, sets the
-# rate. A second table counts instructions with callgrind (2 ranks, 2000 windows), which does not
+# rate. Each ratio comes with a 95% confidence interval for its median (distribution-free, from the
+# order statistics of the rounds' ratios), so that a table can say whether the target is met or the
+# noise is too large to tell. A second table counts instructions with callgrind (2 ranks, 2000 windows), which does not
 # depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
 # profile, against those of PMPI_Isend.
-# usage: bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
+# usage: [REPS=15] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
 #        with targets rankmap_preload and message_rate built)
 set -euo pipefail
 reps=${REPS:-15}
 seconds=${SECONDS_PER_RUN:-2}
-ranks_list="${RANKS:-$(nproc)} ${RANKS_OVERSUBSCRIBED:-8}"
+ranks_list=${RANKS_LIST:-"$(nproc) 8"}
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# A 95% confidence interval for the median of the values on stdin, "[low, high]": the order
+# statistics k and n+1-k, with k the largest such that P(Binomial(n, 1/2) < k) <= 0.025.
+median_interval() {
+  sort -g | awk '{v[NR] = $1} END {
+    n = NR; k = 0; below = 0; term = 0.5 ^ n
+    for (j = 0; j < n && below + term <= 0.025; ++j) {below += term; term *= (n - j) / (j + 1); k = j + 1}
+    if (k < 1) {print "[n too small]"; exit}
+    printf "[%.3f, %.3f]", v[k], v[n + 1 - k]}'
+}
 
 # launch MPI NP VAR=value... -- command...
 launch() {
@@ -47,11 +58,13 @@ echo "Measured with \`bench/run_profiler_bench.sh $*\` at commit $(git rev-parse
 echo "(shared with other jobs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)), $(date -u +%Y-%m-%d)."
 echo "Message rate of 64-byte \`MPI_Isend\`s in windows of 64 between pairs of processes"
 echo "(\`bench/message_rate.c\`, ${seconds} s per run), $reps rounds of the three variants, alternating. Each"
-echo "ratio is the median over the rounds of the variant's rate over the plain rate of the same round;"
-echo "the rates are medians. With more ranks than cores the scheduler, not the send path, sets the rate."
+echo "ratio is the median over the rounds of the variant's rate over the plain rate of the same round,"
+echo "with a 95% confidence interval for that median (order statistics of the rounds' ratios; the"
+echo "target is met when the whole interval is at least 0.97); the rates are medians. With more ranks"
+echo "than cores the scheduler, not the send path, sets the rate."
 echo
-echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for build in "$@"; do
   mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
   preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
@@ -69,8 +82,10 @@ for build in "$@"; do
     done
     awk -v m="$mpi" -v n="$ranks" -v p="$(printf '%s\n' "${plain[@]}" | median)" \
       -v i="$(printf '%s\n' "${idle[@]}" | median)" -v ir="$(printf '%s\n' "${idle_ratio[@]}" | median)" \
+      -v ii="$(printf '%s\n' "${idle_ratio[@]}" | median_interval)" \
       -v q="$(printf '%s\n' "${profiled[@]}" | median)" -v qr="$(printf '%s\n' "${profiled_ratio[@]}" | median)" \
-      'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %.3g | %.3f |\n", m, n, p, i, ir, q, qr}'
+      -v qi="$(printf '%s\n' "${profiled_ratio[@]}" | median_interval)" \
+      'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %s | %.3g | %.3f | %s |\n", m, n, p, i, ir, ii, q, qr, qi}'
   done
 done
 

@@ -71,7 +71,9 @@ RANKMAP_EXPORT const char* rankmap_strerror(int status);
  *   RANKMAP_DISABLE=1         no reordering: each call is exactly the underlying MPI call
  *   RANKMAP_ALGO              auto (default) or a mapping algorithm chain such as mahd+refine
  *   RANKMAP_OBJECTIVE         mcl (default) or hopbytes
- *   RANKMAP_ROUTING           adaptive (default), adaptive-hop, dor, dor:<order>
+ *   RANKMAP_ROUTING           default (the network's own: adaptive on tori and meshes, dmodk on
+ *                             fat-trees, minimal on dragonflies), adaptive, adaptive-hop, dor,
+ *                             dor:<order>, dmodk, minimal, valiant
  *   RANKMAP_COORDS            auto, file:PATH, emulate:<grid>[,ppn=N][,sockets=S], bgq, cray, hostname
  *   RANKMAP_MAPPING           a precomputed mapping file or a directory of them
  *   RANKMAP_DUMP              directory for the graph, allocation and mapping of each reorder

@@ -18,7 +18,7 @@ namespace {
 
 struct EvalOptions {
   JobOptions job;
-  std::string routing = "adaptive";
+  std::string routing = "default";
   bool json = false;
 };
 
@@ -37,7 +37,7 @@ nlohmann::ordered_json evaluate_job(const EvalOptions& options) {
   else out["network"] = job.alloc.network().to_string();
   out["algorithm"] = job.mapping ? job.mapping->algorithm : "identity";
   if (job.mapping && job.mapping->objective) out["objective"] = *job.mapping->objective;
-  out["routing"] = routing.to_string();
+  out["routing"] = routing.on(job.alloc.network()).to_string();
   out["mcl"] = metrics::max_channel_load(job.graph, job.alloc, slot_of, *model);
   if (!job.phases.empty()) {
     out["phases"] = job.phases.size();
@@ -87,8 +87,9 @@ void add_eval_command(CLI::App& app) {
   add_job_options(*eval, options->job, true);
   add_phases_option(*eval, options->job);
   eval->add_option("--routing", options->routing,
-                   "routing model of the `mcl` figure: adaptive (default), adaptive-hop, dor or dor:<order> (grids), "
-                   "dmodk (fat-trees), minimal or valiant (dragonflies)");
+                   "routing model of the `mcl` figure: default (the network's own: adaptive on grids, dmodk on "
+                   "fat-trees, minimal on dragonflies), adaptive, adaptive-hop, dor or dor:<order> (grids), dmodk "
+                   "(fat-trees), minimal or valiant (dragonflies)");
   eval->add_flag("--json", options->json, "print one JSON object instead of text");
   eval->callback([options] {
     const auto result = evaluate_job(*options);

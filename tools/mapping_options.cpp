@@ -33,9 +33,10 @@ void add_mapping_options(CLI::App& command, MappingCommandOptions& options) {
   command.add_option("--objective", options.objective, "mcl (default) or hopbytes");
   command
       .add_option("--routing", options.routing,
-                  "routing model MCL is measured under: adaptive (default; every network), adaptive-hop, dor, "
-                  "dor:<order> (grids), dmodk (fat-trees), minimal, valiant (dragonflies). Unnamed, auto and place "
-                  "also refuse mappings that raise the MCL under the network's static routing (dor, dmodk, minimal)")
+                  "routing model MCL is measured under: default (the network's own: adaptive on grids, dmodk on "
+                  "fat-trees, minimal on dragonflies), adaptive (every network), adaptive-hop, dor, dor:<order> "
+                  "(grids), dmodk (fat-trees), minimal, valiant (dragonflies). Unnamed on a grid, auto and place "
+                  "also refuse mappings that raise the MCL under dimension-ordered routing")
       ->each([&options](const std::string&) { options.routing_stated = true; });
   command.add_option("--time-budget-ms", options.time_budget_ms, "time budget of the whole chain (default 10000)");
   command.add_option("--seed", options.seed, "random seed (default 1)");
@@ -63,7 +64,7 @@ mapping::MapOptions map_options_of(const MappingCommandOptions& o) {
 ObjectiveMeter::ObjectiveMeter(const mapping::MapOptions& options, const graph::CommGraph& graph,
                                const topology::Allocation& alloc, std::span<const graph::CommGraph> phases)
     : objective_(options.objective),
-      routing_(options.routing),
+      routing_(options.routing.on(alloc.network())),
       graph_(graph),
       alloc_(alloc),
       phases_(phases),

@@ -18,7 +18,7 @@ namespace rankmap::tools {
 struct MappingCommandOptions {
   std::string algorithm = "auto";
   std::string objective = "mcl";
-  std::string routing = "adaptive";
+  std::string routing = "default";
   bool routing_stated = false;  ///< --routing was given: `place` then checks no second routing
   double time_budget_ms = 10000;
   std::uint64_t seed = 1;
@@ -46,7 +46,7 @@ class ObjectiveMeter {
 
  private:
   mapping::Objective objective_;
-  topology::RoutingSpec routing_;
+  topology::RoutingSpec routing_;  ///< with `default` resolved on the allocation's network
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   std::span<const graph::CommGraph> phases_;

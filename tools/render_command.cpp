@@ -21,7 +21,7 @@ namespace {
 struct RenderOptions {
   JobOptions job;
   std::vector<std::string> mappings;
-  std::string routing = "adaptive";
+  std::string routing = "default";
   std::string output;
 };
 
@@ -49,13 +49,13 @@ void render(const RenderOptions& options) {
     LoadView view;
     view.title = file.algorithm + "  [" + file_name(path) + "]";
     view.loads = metrics::channel_loads(job.graph, job.alloc, file.slot_of, *model);
-    view.caption = "MCL (" + spec.to_string() + ") " + short_number(metrics::max_channel_load(view.loads)) +
+    view.caption = "MCL (" + spec.on(job.alloc.network()).to_string() + ") " + short_number(metrics::max_channel_load(view.loads)) +
                    "    hop-bytes " + short_number(metrics::hop_bytes(job.graph, job.alloc, file.slot_of));
     views.push_back(std::move(view));
   }
   const std::string heading = "Channel loads of " + std::to_string(job.graph.num_tasks()) + " tasks on " +
                               job.alloc.network().to_string() + ", " + std::to_string(job.alloc.num_nodes()) +
-                              " nodes, routing " + spec.to_string();
+                              " nodes, routing " + spec.on(job.alloc.network()).to_string();
   const std::string svg = render_loads_svg(job.alloc.network(), job.alloc.nodes(), views, heading);
   std::ofstream out(options.output, std::ios::binary);
   out << svg;
@@ -72,8 +72,9 @@ void add_render_command(CLI::App& app) {
   command->add_option("--mapping", options->mappings, "mapping file; give it twice to draw two side by side")
       ->required();
   command->add_option("--routing", options->routing,
-                      "routing model: adaptive (default), adaptive-hop, dor, dor:<order> (grids), dmodk (fat-trees), "
-                      "minimal, valiant (dragonflies)");
+                      "routing model: default (the network's own: adaptive on grids, dmodk on fat-trees, minimal on "
+                      "dragonflies), adaptive, adaptive-hop, dor, dor:<order> (grids), dmodk (fat-trees), minimal, "
+                      "valiant (dragonflies)");
   command->add_option("-o,--output", options->output, "the SVG file to write")->required();
   command->callback([options] { render(*options); });
 }

@@ -50,11 +50,11 @@ FRAGMENTED = [c for c in CONFIGS if CONFIGS[c]["kind"] == "fragment"]
 FULL = [c for c in CONFIGS if CONFIGS[c]["kind"] == "full"]
 
 # name -> (rankmap algorithm, use SimGrid's routing, budget in ms). The default comes first: `auto` as
-# `rankmap map` runs it with its defaults (routing adaptive) at the runtime's 200 ms.
+# `rankmap map` runs it with its defaults (routing `default`, which is SimGrid's own on these networks
+# since 2026-11-27: docs/decisions.md) at the runtime's 200 ms.
 ALGOS = {
     "auto@200ms": ("auto", False, "200"),
     "scotch": ("scotch", False, "1000"),
-    "auto@200ms~simgrid": ("auto", True, "200"),
     "tree~simgrid": ("tree", True, "1000"),
 }
 MAPPINGS = ["identity"] + list(ALGOS)
@@ -63,7 +63,6 @@ MAPPINGS = ["identity"] + list(ALGOS)
 TIERS = [
     (["identity", "auto@200ms", "scotch"], FRAGMENTED),
     (["identity", "auto@200ms", "scotch"], FULL),
-    (["auto@200ms~simgrid"], FRAGMENTED + FULL),
     (["tree~simgrid"], FRAGMENTED + FULL),
 ]
 

@@ -59,7 +59,7 @@ for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
 $nice python3 "$here/network_experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" --helper "$helper" "${extra[@]}"
 
 echo "== keeping the raw results and writing BENCHMARKS.md"
-keep="bench/smpi/results/networks-$day"
+keep="bench/smpi/results/networks-$day-${commit%+changes}"
 mkdir -p "$src/$keep/platforms"
 for f in results.jsonl metrics.jsonl mappings.jsonl verify.md emit-check.json experiment.json; do
   [ -f "$out/$f" ] && cp "$out/$f" "$src/$keep/"

@@ -10,7 +10,6 @@ namespace rankmap::mapping {
 
 namespace {
 
-
 const char* static_routing_name(const topology::Network& network) {
   switch (network.kind()) {
     case topology::NetworkKind::grid: return "dimension-ordered";
@@ -30,6 +29,11 @@ topology::RoutingKind static_routing_of(const topology::Network& network) {
 }
 
 }  // namespace
+
+bool checks_dor(const MapOptions& options, const topology::Network& network) {
+  return options.objective == Objective::mcl && !options.routing_stated &&
+         options.routing.on(network).kind != static_routing_of(network);
+}
 
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of) {

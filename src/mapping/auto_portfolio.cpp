@@ -186,7 +186,7 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), active_(checks_dor(options)) {}
+      : graph_(graph), alloc_(alloc), active_(checks_dor(options, alloc.network())) {}
   bool active() const { return active_; }
   /// Measures `c`'s load (once) and says whether it is refused.
   bool refuses(Candidate& c) {

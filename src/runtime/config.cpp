@@ -117,8 +117,10 @@ constexpr OptionInfo kOptions[] = {
      &apply_algorithm},
     {"RANKMAP_OBJECTIVE", "string", "mcl",
      "what the mapping minimises and the do-no-harm test compares: mcl or hopbytes", &apply_objective},
-    {"RANKMAP_ROUTING", "string", "adaptive",
-     "routing model MCL is measured under: adaptive, adaptive-hop, dor or dor:<order>", &apply_routing},
+    {"RANKMAP_ROUTING", "string", "default",
+     "routing model MCL is measured under: default (adaptive on tori and meshes, dmodk on fat-trees, minimal on "
+     "dragonflies), adaptive, adaptive-hop, dor or dor:<order>, dmodk, minimal or valiant",
+     &apply_routing},
     {"RANKMAP_COORDS", "string", "auto",
      "where processes run: auto (BG/Q, then Cray, then host names only), file:PATH, "
      "emulate:<grid>[,ppn=N][,sockets=S], bgq, cray or hostname",

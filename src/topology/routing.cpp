@@ -42,7 +42,9 @@ std::unique_ptr<RoutingModel> make_grid_routing_model(const Grid& grid, const Ro
 
 RoutingSpec RoutingSpec::parse(std::string_view spec) {
   RoutingSpec r;
-  if (spec == "adaptive") {
+  if (spec == "default") {
+    r.kind = RoutingKind::standard;
+  } else if (spec == "adaptive") {
     r.kind = RoutingKind::adaptive;
   } else if (spec == "adaptive-hop") {
     r.kind = RoutingKind::adaptive_hop;
@@ -63,14 +65,15 @@ RoutingSpec RoutingSpec::parse(std::string_view spec) {
     }
   } else {
     throw InputError("routing '" + std::string(spec) +
-                     "': expected adaptive, adaptive-hop, dor or dor:<order> (tori and meshes), dmodk (fat-trees), "
-                     "minimal or valiant (dragonflies)");
+                     "': expected default (every network), adaptive, adaptive-hop, dor or dor:<order> (tori and "
+                     "meshes), dmodk (fat-trees), minimal or valiant (dragonflies)");
   }
   return r;
 }
 
 std::string RoutingSpec::to_string() const {
   switch (kind) {
+    case RoutingKind::standard: return "default";
     case RoutingKind::adaptive: return "adaptive";
     case RoutingKind::adaptive_hop: return "adaptive-hop";
     case RoutingKind::dmodk: return "dmodk";
@@ -86,6 +89,10 @@ std::string RoutingSpec::to_string() const {
   return s;
 }
 
+RoutingSpec RoutingSpec::on(const Network& network) const {
+  return kind == RoutingKind::standard ? parse(network.routing_names().front()) : *this;
+}
+
 void RoutingModel::route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
   const std::size_t first = out.size();
   route(src, dst, out);
@@ -93,7 +100,8 @@ void RoutingModel::route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>
   for (std::size_t k = first; k < out.size(); ++k) out[k].fraction /= net.capacity(out[k].channel);
 }
 
-std::unique_ptr<RoutingModel> make_routing_model(const Network& network, const RoutingSpec& spec) {
+std::unique_ptr<RoutingModel> make_routing_model(const Network& network, const RoutingSpec& stated) {
+  const RoutingSpec spec = stated.on(network);
   std::unique_ptr<RoutingModel> model;
   if (const Grid* grid = network.grid_if()) model = make_grid_routing_model(*grid, spec);
   else model = detail::make_network_routing_model(network, spec.kind);

@@ -67,14 +67,27 @@ TEST(Acceptance, LoadsMeasuredBeforeGiveTheSameVerdict) {
   EXPECT_EQ(refusal_of(known, t.graph, t.alloc, t.candidate, t.launcher), "");
 }
 
-TEST(Acceptance, TheHedgeAppliesToMclWhenNoRoutingIsNamed) {
+TEST(Acceptance, TheHedgeAppliesToMclOnAGridWhenNoRoutingIsNamed) {
+  const topology::Network torus(Grid::parse("torus:4x4"));
   MapOptions options;
-  EXPECT_TRUE(checks_dor(options));
+  EXPECT_TRUE(checks_dor(options, torus));
   options.routing_stated = true;
-  EXPECT_FALSE(checks_dor(options));
+  EXPECT_FALSE(checks_dor(options, torus));
   options.routing_stated = false;
   options.objective = Objective::hop_bytes;
-  EXPECT_FALSE(checks_dor(options));
+  EXPECT_FALSE(checks_dor(options, torus));
+}
+
+TEST(Acceptance, FatTreesAndDragonfliesNeedNoHedgeUnderTheirDefaultRouting) {
+  for (const char* spec : {"fattree:2;4,4;1,2;1,1", "dragonfly:2,1;1,1;2,1;2"}) {
+    SCOPED_TRACE(spec);
+    const topology::Network network = topology::Network::parse(spec);
+    MapOptions options;
+    EXPECT_FALSE(checks_dor(options, network)) << "the default is already the static routing";
+    // A caller of the library that picks adaptive without a user naming it gets the hedge.
+    options.routing = topology::RoutingSpec::parse("adaptive");
+    EXPECT_TRUE(checks_dor(options, network));
+  }
 }
 
 TEST(Acceptance, TooSmallAGainIsRefusedFirst) {

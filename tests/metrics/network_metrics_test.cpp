@@ -43,7 +43,7 @@ TEST(FatTreeMetrics, RingInNodeOrder) {
   EXPECT_DOUBLE_EQ(mcl_lower_bound(g, a), 2);
   const Quality q = evaluate(g, a, m);
   ASSERT_EQ(q.mcl_by_routing.size(), 2u);
-  EXPECT_EQ(q.mcl_by_routing[0].first, "adaptive");
+  EXPECT_EQ(q.mcl_by_routing[0].first, "dmodk");  // the default first
   EXPECT_DOUBLE_EQ(q.mcl_by_routing[1].second, 2);
   EXPECT_EQ(q.mcl_adaptive, 0);  // the grid fields stay 0 off grids
 }

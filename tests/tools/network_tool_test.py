@@ -35,7 +35,7 @@ def main(rankmap, workdir):
            "eval --routing dmodk")
 
     refused = run(rankmap, "eval", *job, "--routing", "minimal", ok=False).stderr
-    expect("does not apply to " + TREE in refused and "adaptive (the default) or dmodk" in refused, refused)
+    expect("does not apply to " + TREE in refused and "dmodk (the default) or adaptive" in refused, refused)
     refused = run(rankmap, "map", *job, "--algo", "hilbert", "-o", at("h.map"), ok=False).stderr
     expect("hilbert works on the coordinates of a torus or mesh" in refused, refused)
 

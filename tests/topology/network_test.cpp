@@ -80,14 +80,20 @@ TEST(Network, RoutingNamesAreCheckedAgainstTheNetwork) {
   const Network tree = Network::parse("fattree:2;4,4;1,2;1,2");
   const Network df = Network::parse("dragonfly:3,1;2,1;4,1;2");
   EXPECT_EQ(make_routing_model(tree, "dmodk")->name(), "dmodk");
-  EXPECT_EQ(make_routing_model(tree, RoutingSpec{})->name(), "adaptive");
   EXPECT_EQ(make_routing_model(df, "valiant")->name(), "valiant");
-  EXPECT_EQ(make_routing_model(df, RoutingSpec{})->name(), "adaptive");
+  // Each network's default is its own static routing, except on grids (docs/decisions.md).
+  EXPECT_EQ(make_routing_model(tree, RoutingSpec{})->name(), "dmodk");
+  EXPECT_EQ(make_routing_model(df, RoutingSpec{})->name(), "minimal");
+  EXPECT_EQ(make_routing_model(Network::parse("torus:4"), RoutingSpec{})->name(), "adaptive");
+  EXPECT_EQ(make_routing_model(tree, "default")->name(), "dmodk");
+  EXPECT_EQ(RoutingSpec::parse("default").to_string(), "default");
+  EXPECT_EQ(RoutingSpec{}.on(df).kind, RoutingKind::minimal);
+  EXPECT_EQ(RoutingSpec::parse("valiant").on(df).kind, RoutingKind::valiant);
   EXPECT_THAT(testing::input_error_of([&] { make_routing_model(tree, "minimal"); }),
-              HasSubstr("routing 'minimal' does not apply to fattree:2;4,4;1,2;1,2, which takes adaptive (the default) "
-                        "or dmodk"));
+              HasSubstr("routing 'minimal' does not apply to fattree:2;4,4;1,2;1,2, which takes dmodk (the default) "
+                        "or adaptive"));
   EXPECT_THAT(testing::input_error_of([&] { make_routing_model(df, "dor"); }),
-              HasSubstr("which takes adaptive (the default), minimal or valiant"));
+              HasSubstr("which takes minimal (the default), adaptive or valiant"));
   EXPECT_THAT(testing::input_error_of([&] { make_routing_model(Network::parse("torus:4"), "dmodk"); }),
               HasSubstr("takes adaptive (the default), adaptive-hop or dor"));
   EXPECT_EQ(RoutingSpec::parse("valiant").to_string(), "valiant");

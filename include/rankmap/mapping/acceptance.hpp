@@ -18,11 +18,11 @@ struct AcceptanceTest {
   double min_gain = 0;  ///< the relative improvement required (RANKMAP_MIN_GAIN)
   /// Also refuse a candidate that raises the maximum channel load under the network's static
   /// routing: dimension-ordered on a torus or mesh, d-mod-k on a fat-tree, minimal on a dragonfly
-  /// (dor_max_channel_load). Set when the objective is MCL and the user did not name a routing: the
-  /// objective then assumes adaptive routing, and a mapping that wins under that assumption can
-  /// lose badly on a machine that routes statically (SimGrid's torus, fat-tree and dragonfly:
-  /// BENCHMARKS.md, "Simulated network: the default mapper" and "Simulated network: fat-trees and
-  /// dragonflies").
+  /// (dor_max_channel_load). Set by checks_dor: on a torus or mesh the default objective assumes
+  /// adaptive routing, and a mapping that wins under that assumption can lose badly on a machine
+  /// that routes statically (SimGrid's torus: BENCHMARKS.md, "Simulated network: the default
+  /// mapper"; before fat-trees took d-mod-k as their default, also "Simulated network: fat-trees
+  /// and dragonflies").
   bool check_dor = false;
   /// The static-routing loads of the launcher's order and the candidate when already measured
   /// (Choice::dor_loads of auto, whose launcher's order is the identity); refusal_of then routes
@@ -30,12 +30,11 @@ struct AcceptanceTest {
   std::optional<DorLoads> known_dor;
 };
 
-/// Whether the hedge applies: the objective is MCL and the user named no routing, so the objective
-/// assumes adaptive routing and the network's static routing is checked too.
-/// The one statement of the condition, for auto, the runtime's decision and `rankmap place`.
-inline bool checks_dor(const MapOptions& options) {
-  return options.objective == Objective::mcl && !options.routing_stated;
-}
+/// Whether the hedge applies: the objective is MCL, the user named no routing, and the network's
+/// default routing is not already its static one (it is on fat-trees and dragonflies), so the
+/// static routing is checked too. The one statement of the condition, for auto, the runtime's
+/// decision and `rankmap place`.
+bool checks_dor(const MapOptions& options, const topology::Network& network);
 
 /// The maximum channel load under the network's static routing: dimension-ordered (dimension 0
 /// first) on a torus or mesh, SimGrid's d-mod-k on a fat-tree, SimGrid's minimal on a dragonfly;

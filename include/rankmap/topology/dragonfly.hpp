@@ -80,7 +80,7 @@ class Dragonfly final : public NetworkModel {
   NodeId level_size(int level) const override;
   int min_hops_beyond(int level) const override { return level == 0 && p_.nodes > 1 ? 2 : 3; }
   std::pair<NodeId, int> channel_home(ChannelId c) const override;
-  std::vector<std::string> routing_names() const override { return {"adaptive", "minimal", "valiant"}; }
+  std::vector<std::string> routing_names() const override { return {"minimal", "adaptive", "valiant"}; }
   std::vector<double> hops_to_all(std::span<const NodeId> nodes) const override;
 
  private:

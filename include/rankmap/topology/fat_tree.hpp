@@ -97,7 +97,7 @@ class FatTree final : public NetworkModel {
   NodeId level_size(int level) const override { return stride_[0][level]; }
   int min_hops_beyond(int level) const override { return 2 * (level + 1); }
   std::pair<NodeId, int> channel_home(ChannelId c) const override;
-  std::vector<std::string> routing_names() const override { return {"adaptive", "dmodk"}; }
+  std::vector<std::string> routing_names() const override { return {"dmodk", "adaptive"}; }
   std::vector<double> hops_to_all(std::span<const NodeId> nodes) const override;
 
   /// The switch level of the lowest common ancestors of two nodes (0 for a node and itself).

@@ -14,6 +14,7 @@
 namespace rankmap::topology {
 
 enum class RoutingKind {
+  standard,      ///< the network's own: its first routing name (Network::routing_names)
   dor,           ///< grid: dimension-ordered, shortest direction per dimension, torus tie goes +
   adaptive,      ///< every network: even split over the minimal paths (both directions on a torus tie)
   adaptive_hop,  ///< grid: at every hop, even split among the productive directions
@@ -25,14 +26,19 @@ enum class RoutingKind {
 /// A routing model by name: `adaptive`, `adaptive-hop`, `dor` or `dor:<order>` where
 /// `<order>` lists the dimensions in correction order, e.g. `dor:210` (tori and meshes);
 /// `adaptive` or `dmodk` (fat-trees); `adaptive`, `minimal` or `valiant` (dragonflies).
-/// `adaptive`, the default, is the one name every network takes.
+/// `default`, the default, is each network's own: `adaptive` on tori and meshes, `dmodk` on
+/// fat-trees and `minimal` on dragonflies. Fat-trees and dragonflies route statically in SimGrid
+/// and in InfiniBand's subnet managers, and their static MCL predicts simulated time better than
+/// the even split does (docs/networks.md, "Routing models").
 struct RoutingSpec {
-  RoutingKind kind = RoutingKind::adaptive;
+  RoutingKind kind = RoutingKind::standard;
   std::vector<int> dim_order;  ///< dor only; empty means 0, 1, ..., n-1
 
   /// Throws InputError naming the spec when it is not one of the forms above.
   static RoutingSpec parse(std::string_view spec);
   std::string to_string() const;
+  /// The spec with `default` replaced by what it means on `network`.
+  RoutingSpec on(const Network& network) const;
 };
 
 /// The share of a flow's bytes that crosses one channel.
