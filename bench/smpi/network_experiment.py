@@ -49,13 +49,15 @@ CONFIGS = {
 FRAGMENTED = [c for c in CONFIGS if CONFIGS[c]["kind"] == "fragment"]
 FULL = [c for c in CONFIGS if CONFIGS[c]["kind"] == "full"]
 
-# name -> (rankmap algorithm, use SimGrid's routing, budget in ms). The default comes first: `auto` as
-# `rankmap map` runs it with its defaults (routing `default`, which is SimGrid's own on these networks
-# since 2026-11-27: docs/decisions.md) at the runtime's 200 ms.
+# name -> (rankmap algorithm, use SimGrid's routing, budget in ms, more options). The default comes
+# first: `auto` as `rankmap map` runs it with its defaults (routing `default`, which is SimGrid's own on
+# these networks since 2026-11-27: docs/decisions.md) at the runtime's 200 ms. Scotch runs on one
+# thread, where its seeded result is reproducible; with two its multithreaded coarsening gave three
+# different mappings in three runs of fattree-frag/halo27 (MCL 151552, 202000 and 161352).
 ALGOS = {
-    "auto@200ms": ("auto", False, "200"),
-    "scotch": ("scotch", False, "1000"),
-    "tree~simgrid": ("tree", True, "1000"),
+    "auto@200ms": ("auto", False, "200", []),
+    "scotch": ("scotch", False, "1000", ["--threads", "1"]),
+    "tree~simgrid": ("tree", True, "1000", []),
 }
 MAPPINGS = ["identity"] + list(ALGOS)
 
@@ -99,8 +101,8 @@ class NetworkExperiment(experiment.Experiment):
         if not self.tool.has("map"):
             return None
         path = os.path.join(workdir, experiment.safe(name) + ".map")
-        algo, simgrid, budget = ALGOS[name]
-        extra = ["--routing", SIMGRID_ROUTING[conf["network"].partition(":")[0]]] if simgrid else []
+        algo, simgrid, budget, more = ALGOS[name]
+        extra = (["--routing", SIMGRID_ROUTING[conf["network"].partition(":")[0]]] if simgrid else []) + more
         start = time.monotonic()
         status, stdout, stderr = self.tool.run("map", *experiment.job_args(plat, conf["ppn"], graph), "--algo", algo,
                                                "--time-budget-ms", budget, "--seed", "1", *extra, "-o", path,

@@ -110,7 +110,7 @@ class Report:
             f"`{DEFAULT}` is the default, `auto` exactly as `rankmap map` runs it (objective MCL under the "
             "network's default routing, which is SimGrid's: `dmodk` on the fat-tree, `minimal` on the dragonfly) "
             "with `--time-budget-ms 200`, the runtime's budget; `scotch` is Scotch's static mapping "
-            "(tree-leaf architecture); `tree~simgrid` is the tree mapper with SimGrid's routing and 1 s. Every row is one "
+            "(tree-leaf architecture, one thread, so that the seeded result is reproducible); `tree~simgrid` is the tree mapper with SimGrid's routing and 1 s. Every row is one "
             "mapping, none is a best of several. Host files: `rankmap emit --format smpi-hostfile`, checked byte "
             "for byte against `bench/smpi/hostfile.py`" + self.emit_check() + ". Every program checks its own "
             "results; every run below passed. Ratios are against the identity (the launcher's order) on the same "

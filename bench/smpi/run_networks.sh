@@ -12,6 +12,7 @@
 #   SMPI_STOP_AT=HH:MM                          start no simulation after this UTC time (partial results
 #                                               are reported as partial)
 #   SMPI_ONLY="fattree-frag/cg ..."             restrict the matrix (network_experiment.py --only)
+#   SMPI_TIERS=N                                run only the first N tiers of the matrix
 #   NICE="nice -n 19"                           how every heavy step runs (default: nice -n 19)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,6 +57,7 @@ echo "== running the experiment matrix (resumable)"
 extra=()
 for o in ${SMPI_ONLY:-}; do extra+=(--only "$o"); done
 [ -n "${SMPI_STOP_AT:-}" ] && extra+=(--stop-at "$SMPI_STOP_AT")
+[ -n "${SMPI_TIERS:-}" ] && extra+=(--tiers "$SMPI_TIERS")
 $nice python3 "$here/network_experiment.py" --out "$out" --bin "$bin" --rankmap "$rankmap" --helper "$helper" "${extra[@]}"
 
 echo "== keeping the raw results and writing BENCHMARKS.md"

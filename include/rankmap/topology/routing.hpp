@@ -29,7 +29,7 @@ enum class RoutingKind {
 /// `default`, the default, is each network's own: `adaptive` on tori and meshes, `dmodk` on
 /// fat-trees and `minimal` on dragonflies. Fat-trees and dragonflies route statically in SimGrid
 /// and in InfiniBand's subnet managers, and their static MCL predicts simulated time better than
-/// the even split does (docs/networks.md, "Routing models").
+/// the even split does (docs/decisions.md).
 struct RoutingSpec {
   RoutingKind kind = RoutingKind::standard;
   std::vector<int> dim_order;  ///< dor only; empty means 0, 1, ..., n-1
