@@ -53,7 +53,8 @@ FULL = [c for c in CONFIGS if CONFIGS[c]["kind"] == "full"]
 # first: `auto` as `rankmap map` runs it with its defaults (routing `default`, which is SimGrid's own on
 # these networks since 2026-11-27: docs/decisions.md) at the runtime's 200 ms. Scotch runs on one
 # thread, where its seeded result is reproducible; with two its multithreaded coarsening gave three
-# different mappings in three runs of fattree-frag/halo27 (MCL 151552, 202000 and 161352).
+# different mappings in three runs of fattree-frag/halo27 (MCL 151552, 202000 and 161352). Since
+# then the library runs Scotch on one thread whatever --threads says; the option stays for older builds.
 ALGOS = {
     "auto@200ms": ("auto", False, "200", []),
     "scotch": ("scotch", False, "1000", ["--threads", "1"]),

@@ -74,14 +74,15 @@ class ScotchGraph {
   SCOTCH_Graph graph_;
 };
 
-/// A Scotch context with `threads` threads and a private random generator seeded from the
-/// options' seed, so that the result depends on neither other Scotch users in the process nor on
-/// Scotch's default of one thread per core (which crawls on a loaded machine).
+/// A Scotch context with one thread and a private random generator seeded from the options' seed,
+/// so that the same seed gives the same mapping. More threads would not: Scotch's multithreaded
+/// coarsening gave three mappings in three runs of one 1,024-task instance with two threads. One
+/// thread also avoids Scotch's default of one per core, which crawls on a loaded machine.
 class Context {
  public:
-  Context(int threads, std::uint64_t seed) {
+  explicit Context(std::uint64_t seed) {
     check(SCOTCH_contextInit(&context_), "SCOTCH_contextInit");
-    const int status = SCOTCH_contextRandomClone(&context_) || SCOTCH_contextThreadSpawn(&context_, threads, nullptr);
+    const int status = SCOTCH_contextRandomClone(&context_) || SCOTCH_contextThreadSpawn(&context_, 1, nullptr);
     if (status != 0) SCOTCH_contextExit(&context_);
     check(status, "SCOTCH_contextRandomClone/ThreadSpawn");
     SCOTCH_contextRandomSeed(&context_, static_cast<SCOTCH_Num>(seed % INT32_MAX));
@@ -324,7 +325,7 @@ Mapping scotch_mapping(const graph::CommGraph& graph, const Allocation& alloc, c
   const graph::CommGraph sym = graph.symmetrized();
   Target target(alloc);
   auto [arrays, parts] = source_graph(sym, alloc, target);
-  Context context(std::max(1, options.threads), options.seed);
+  Context context(options.seed);
   ScotchGraph source(std::move(arrays));
   BoundGraph bound(context, source);
   Strategy strategy(flags, alloc.num_nodes());

@@ -89,6 +89,18 @@ TEST(Scotch, ConcentratesCliquesIntoNodes) {
   EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, scotch(graph, alloc)), 8);
 }
 
+TEST(Scotch, TheSameSeedGivesTheSameMappingWhateverTheThreads) {
+  // Scotch's multithreaded coarsening is not reproducible: with two threads, three runs on a
+  // 1,024-task halo gave three mappings (BENCHMARKS.md, "Simulated network: fat-trees and dragonflies").
+  const auto graph = testing::random_graph(1024, 6, 3);
+  const Allocation alloc = Allocation::full(topology::Network::parse("fattree:3;16,8,8;1,8,8;1,1,1"), 1);
+  MapOptions options = generous();
+  options.threads = 2;
+  const Mapping first = run_chain("scotch", all_algorithms(), graph, alloc, options);
+  for (int run = 0; run < 3; ++run)
+    EXPECT_EQ(run_chain("scotch", all_algorithms(), graph, alloc, options), first) << "run " << run;
+}
+
 TEST(Scotch, StrategyParameter) {
   const auto graph = testing::ring_graph(6);
   const Allocation alloc = Allocation::full(Grid::parse("torus:6"), 1);
