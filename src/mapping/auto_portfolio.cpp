@@ -26,7 +26,12 @@ namespace rankmap::mapping {
 namespace {
 
 /// The starts besides the launcher's order (always the first) and the caller's initial mapping,
-/// in the order they are built; each runs on the networks it names. Chosen on the quality table's
+/// in the order they are built; each runs on the networks it names. The order matters when one
+/// evaluation costs a good part of the budget (10 to 100 ms at 1,000 scattered nodes): members
+/// are built only while time is left, so the one that wins most (bisect) comes first, and the
+/// cheap but rarely winning curves last; on the training set at 200 ms, within 5% of the best
+/// single algorithm on 127 to 131 of 170 in four runs, against 121 and 124 in the earlier order
+/// (bench/quality/results/training-2026-11-27). Chosen on the quality table's
 /// instances (docs/algorithms.md, "auto"), bisect on its training set: each of them won instances
 /// there, and each costs at most one routing of the flows per candidate, which keeps 16,384 ranks
 /// within the runtime's budget. A searching member gets its share of the whole budget: shares of the
@@ -35,12 +40,12 @@ namespace {
 /// on the training set at 200 ms, geometric mean MCL 0.521 of the launcher's order with both, 0.588
 /// with emahd alone, 0.527 with tree:start alone; adding gge or mahd did not help (docs/algorithms.md).
 constexpr detail::PortfolioMember kCoreMembers[] = {
-    {"dimorder-best", &map_dimorder_best, "", 0.1, 0, 0, detail::MemberNetworks::grids},
-    {"hilbert", &map_hilbert, "", 0, 0, 0, detail::MemberNetworks::grids},
-    {"split", &map_split, "", 0, 0, 0, detail::MemberNetworks::grids},
-    {"emahd", &map_emahd, "", 0.15},
     // Why: on the training set at 200 ms, within 5% of the best single algorithm on 111 of 170 with it, 94 without.
     {"bisect", &map_bisect, "", 0.2, 0, 0, detail::MemberNetworks::grids},
+    {"emahd", &map_emahd, "", 0.15},
+    {"split", &map_split, "", 0, 0, 0, detail::MemberNetworks::grids},
+    {"dimorder-best", &map_dimorder_best, "", 0.1, 0, 0, detail::MemberNetworks::grids},
+    {"hilbert", &map_hilbert, "", 0, 0, 0, detail::MemberNetworks::grids},
     {"tree:start", &map_tree, "start", 0.25, 0, 0, detail::MemberNetworks::trees},
 };
 

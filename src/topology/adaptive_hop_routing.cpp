@@ -9,6 +9,7 @@ std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) c
   std::vector<double> mass(box.num_points(), 0.0);
   mass[order.front()] = 1.0;
   std::vector<RouteStep> steps;
+  steps.reserve(box.num_steps());
   for (std::uint32_t p : order) {
     if (mass[p] == 0.0) continue;
     int productive = 0;

@@ -19,6 +19,7 @@ std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) cons
   }
   const double total = to_dest[order.front()];
   std::vector<RouteStep> steps;
+  steps.reserve(box.num_steps());
   for (std::uint32_t p : order)
     box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
       steps.push_back(box.make_step(p, dim, dir, from_source[p] * to_dest[q] / total));

@@ -84,22 +84,54 @@ void PatternRouting::add_flow(NodeId src, NodeId dst, double bytes, std::span<do
 
 MinimalPathBox::MinimalPathBox(const Grid& grid, const OffsetKey& key) : ndims_(grid.ndims()) {
   std::uint64_t stride = 1;
-  int max_level = 0;
+  bool any_tie = false;
   for (int d = ndims_ - 1; d >= 0; --d) {
     const int off = key.offset[d];
     magnitude_[d] = std::abs(off);
     sign_[d] = off < 0 ? -1 : 1;
     tie_[d] = grid.is_torus(d) && grid.extent(d) > 2 && grid.extent(d) % 2 == 0 && 2 * magnitude_[d] == grid.extent(d);
+    any_tie |= tie_[d];
     length_[d] = tie_[d] ? 2 * magnitude_[d] + 1 : magnitude_[d] + 1;
     stride_[d] = static_cast<std::uint32_t>(stride);
     stride *= static_cast<std::uint64_t>(length_[d]);
     if (stride > kMaxBoxPoints)
       throw InputError("routing on " + grid.to_string() +
                        ": a flow has too many minimal paths to enumerate; use dor routing on grids this large");
-    max_level += magnitude_[d];
   }
   num_points_ = static_cast<std::size_t>(stride);
-  // Counting sort of the points by hop count, so every step goes from a lower to a higher level.
+  tabulate_positions();
+  order_points(any_tie);
+}
+
+std::size_t MinimalPathBox::num_steps() const noexcept {
+  std::size_t steps = 0;
+  for (int d = 0; d < ndims_; ++d)
+    steps += num_points_ / static_cast<std::size_t>(length_[d]) * static_cast<std::size_t>(tie_[d] ? 2 * magnitude_[d] : magnitude_[d]);
+  return steps;
+}
+
+// Counts through the box like an odometer, the last dimension fastest (its stride is 1).
+void MinimalPathBox::tabulate_positions() {
+  position_.resize(num_points_ * static_cast<std::size_t>(ndims_));
+  std::array<int, kMaxDims> u{};
+  for (std::size_t p = 0; p < num_points_; ++p) {
+    for (int d = 0; d < ndims_; ++d)
+      position_[p * ndims_ + d] = static_cast<std::int16_t>(tie_[d] ? u[d] - magnitude_[d] : u[d] * sign_[d]);
+    for (int d = ndims_ - 1; d >= 0 && ++u[d] == length_[d]; --d) u[d] = 0;
+  }
+}
+
+// Without a tie every step raises one |position| by one, that is the index by a stride, so index
+// order already goes from the source (index 0) outwards. A tie dimension extends both ways from
+// its middle, so then the points are sorted by hop count (counting sort).
+void MinimalPathBox::order_points(bool any_tie) {
+  order_.resize(num_points_);
+  if (!any_tie) {
+    for (std::uint32_t p = 0; p < num_points_; ++p) order_[p] = p;
+    return;
+  }
+  int max_level = 0;
+  for (int d = 0; d < ndims_; ++d) max_level += magnitude_[d];
   std::vector<std::uint32_t> level(num_points_);
   std::vector<std::uint32_t> count(max_level + 2, 0);
   for (std::uint32_t p = 0; p < num_points_; ++p) {
@@ -109,7 +141,6 @@ MinimalPathBox::MinimalPathBox(const Grid& grid, const OffsetKey& key) : ndims_(
     ++count[l + 1];
   }
   for (int l = 0; l <= max_level; ++l) count[l + 1] += count[l];
-  order_.resize(num_points_);
   for (std::uint32_t p = 0; p < num_points_; ++p) order_[count[level[p]]++] = p;
 }
 

@@ -64,7 +64,10 @@ class MinimalPathBox {
   MinimalPathBox(const Grid& grid, const OffsetKey& key);
 
   std::size_t num_points() const noexcept { return num_points_; }
-  /// Point indices ordered by hop count from the source.
+  /// How many productive steps leave the box's points in all (the size of a route pattern).
+  std::size_t num_steps() const noexcept;
+  /// Point indices in an order where every step goes from an earlier point to a later one, the
+  /// source first.
   const std::vector<std::uint32_t>& points_by_level() const noexcept { return order_; }
   bool is_destination(std::uint32_t point) const;
   /// The productive steps out of `point`: calls visit(next_point, dim, dir).
@@ -74,10 +77,9 @@ class MinimalPathBox {
   RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction) const;
 
  private:
-  int signed_position(std::uint32_t point, int d) const {
-    const int u = static_cast<int>((point / stride_[d]) % length_[d]);
-    return tie_[d] ? u - magnitude_[d] : u * sign_[d];
-  }
+  int signed_position(std::uint32_t point, int d) const { return position_[point * ndims_ + d]; }
+  void tabulate_positions();
+  void order_points(bool any_tie);
 
   int ndims_;
   std::array<int, kMaxDims> magnitude_{}, sign_{}, length_{};
@@ -85,6 +87,9 @@ class MinimalPathBox {
   std::array<std::uint32_t, kMaxDims> stride_{};
   std::size_t num_points_ = 1;
   std::vector<std::uint32_t> order_;
+  /// Every point's signed position in every dimension, point-major: building routes reads them
+  /// for every step, and a division per dimension and step took a third of the scoring time.
+  std::vector<std::int16_t> position_;
 };
 
 template <typename Visit>

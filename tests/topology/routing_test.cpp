@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <vector>
 
 namespace rankmap::topology {
 namespace {
@@ -127,6 +129,52 @@ TEST(Routing, RouteSharesCrossEveryCutOnce) {
   EXPECT_NEAR(per_dim[0], 3, 1e-12);
   EXPECT_NEAR(per_dim[1], 4, 1e-12);
   EXPECT_NEAR(per_dim[2], 1, 1e-12);
+}
+
+// Every minimal path from `at` to `dst`, walked one productive hop at a time; each adds 1/paths of
+// the flow to every channel it takes. `steps[d]` is the signed hops left in d; a tie (either sign
+// is minimal) is stored as `tie[d]` and fixes its sign at the first hop taken in d.
+void walk(const Grid& g, std::vector<int> at, std::vector<int> steps, std::vector<bool> tie,
+          std::vector<std::vector<ChannelId>>& paths, std::vector<ChannelId>& path) {
+  bool done = true;
+  for (int d = 0; d < g.ndims(); ++d) {
+    if (steps[d] == 0) continue;
+    done = false;
+    for (int sign : tie[d] ? std::vector<int>{1, -1} : std::vector<int>{steps[d] > 0 ? 1 : -1}) {
+      std::vector<int> next = at, left = steps;
+      std::vector<bool> fixed = tie;
+      next[d] = (at[d] + sign + g.extent(d)) % g.extent(d);
+      left[d] = sign * (std::abs(steps[d]) - 1);
+      fixed[d] = false;
+      path.push_back(g.channel(g.node_at(at), d, sign > 0 ? plus : minus));
+      walk(g, next, left, fixed, paths, path);
+      path.pop_back();
+    }
+  }
+  if (done) paths.push_back(path);
+}
+
+TEST(Routing, AdaptiveEqualsAnEvenSplitOverEnumeratedMinimalPaths) {
+  // A tie (extent 4, offset 2), a wrapped negative offset (extent 6: 0 -> 5 is -1) and a mesh
+  // dimension, so that the region's tie, sign and order handling are all exercised.
+  const Grid g = Grid::parse("grid:4x6x5:torus=110");
+  const std::vector<std::pair<std::vector<int>, std::vector<int>>> flows = {
+      {{0, 0, 0}, {2, 5, 3}}, {{3, 4, 4}, {1, 0, 1}}, {{1, 2, 2}, {1, 5, 0}}};
+  for (const auto& [src, dst] : flows) {
+    std::vector<int> steps(3);
+    std::vector<bool> tie(3);
+    for (int d = 0; d < 3; ++d) {
+      steps[d] = g.offset(src[d], dst[d], d);
+      tie[d] = g.is_torus(d) && 2 * std::abs(steps[d]) == g.extent(d);
+    }
+    std::vector<std::vector<ChannelId>> paths;
+    std::vector<ChannelId> path;
+    walk(g, src, steps, tie, paths, path);
+    Loads expected;
+    for (const auto& p : paths)
+      for (ChannelId c : p) expected[c] += 12.0 / static_cast<double>(paths.size());
+    expect_loads(loads_of(g, "adaptive", src, dst, 12), expected);
+  }
 }
 
 }  // namespace
