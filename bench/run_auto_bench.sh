@@ -23,10 +23,10 @@ settings=$(head -1 "$csv")
   echo "Made with \`bench/run_auto_bench.sh\` at commit $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%d), on"
   echo "$(nproc) shared cores (load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)). Every figure is from one run of the"
   echo "default path: \`auto\` with the runtime's budget (200 ms, \`auto@runtime\`) and with the tool's"
-  echo "(10 s, \`auto@tool\`), seed 1, one thread. The starts of \`auto\` were chosen on the quality table's"
-  echo "synthetic instances, and its design (emahd instead of mahd, the half-and-half time split) was changed"
-  echo "after a run of them: the quality-table figures below are on that training set. The held-out figures"
-  echo "are MapLib's and the SMPI programs', which were not used to choose anything."
+  echo "(10 s, \`auto@tool\`), seed 1, one thread. The first members of \`auto\` were chosen on the quality"
+  echo "table's synthetic instances, before the table had a training set of its own (bench/quality/README.md);"
+  echo "every later choice (emahd instead of mahd, bisect, the time split, the order of the members) was measured"
+  echo "on the training set only. MapLib's matrices and the SMPI programs were never used to choose anything."
   echo
   echo "### Against every single algorithm, quality table (CSV: \`$settings\`)"
   echo

@@ -5,7 +5,7 @@ namespace rankmap::topology::detail {
 
 std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) const {
   const MinimalPathBox box(grid(), key);
-  const auto& order = box.points_by_level();
+  const auto& order = box.points_in_order();
   std::vector<double> mass(box.num_points(), 0.0);
   mass[order.front()] = 1.0;
   std::vector<RouteStep> steps;

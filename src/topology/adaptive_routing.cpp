@@ -7,7 +7,7 @@ namespace rankmap::topology::detail {
 // over all paths, which counts every minimal path once, ties included.
 std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) const {
   const MinimalPathBox box(grid(), key);
-  const auto& order = box.points_by_level();
+  const auto& order = box.points_in_order();
   std::vector<double> from_source(box.num_points(), 0.0), to_dest(box.num_points(), 0.0);
   from_source[order.front()] = 1.0;
   for (std::uint32_t p : order)

@@ -68,7 +68,7 @@ class MinimalPathBox {
   std::size_t num_steps() const noexcept;
   /// Point indices in an order where every step goes from an earlier point to a later one, the
   /// source first.
-  const std::vector<std::uint32_t>& points_by_level() const noexcept { return order_; }
+  const std::vector<std::uint32_t>& points_in_order() const noexcept { return order_; }
   bool is_destination(std::uint32_t point) const;
   /// The productive steps out of `point`: calls visit(next_point, dim, dir).
   template <typename Visit>
