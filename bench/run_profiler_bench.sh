@@ -16,6 +16,9 @@
 set -euo pipefail
 reps=${REPS:-15}
 seconds=${SECONDS_PER_RUN:-2}
+# A run that has not finished by then is stopped and its round left out (named under the table):
+# one plain MPICH run of 8 ranks on 2 cores once stalled for over 5 minutes, at 0.5% CPU.
+run_timeout=${RUN_TIMEOUT:-60}
 ranks_list=${RANKS_LIST:-"$(nproc) 8"}
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
@@ -42,11 +45,11 @@ launch() {
   done
   shift
   if [ "$mpi" = openmpi ]; then
-    mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
+    timeout "$run_timeout" mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
   else
     # MPICH 4.0 (ch4:ucx) polls without yielding, so 8 processes on 2 cores take minutes per run
     # unless it yields after a few polls.
-    mpiexec.mpich -n "$np" -genv MPIR_CVAR_POLLS_BEFORE_YIELD 10 "${flags[@]}" "$@"
+    timeout "$run_timeout" mpiexec.mpich -n "$np" -genv MPIR_CVAR_POLLS_BEFORE_YIELD 10 "${flags[@]}" "$@"
   fi
 }
 
@@ -65,17 +68,22 @@ echo "than cores the scheduler, not the send path, sets the rate."
 echo
 echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+skipped=()
 for build in "$@"; do
   mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
   preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
   program="$build/bench/message_rate"
   for ranks in $ranks_list; do
     plain=() idle=() profiled=() idle_ratio=() profiled_ratio=()
-    for _ in $(seq "$reps"); do
-      p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate)
-      i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate)
+    for round in $(seq "$reps"); do
+      p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate) || p=
+      i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate) || i=
       q=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
-        RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate)
+        RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate) || q=
+      if [ -z "$p" ] || [ -z "$i" ] || [ -z "$q" ]; then
+        skipped+=("$mpi, $ranks ranks, round $round: plain '${p:-none}', no profile '${i:-none}', profile '${q:-none}'")
+        continue
+      fi
       plain+=("$p") idle+=("$i") profiled+=("$q")
       idle_ratio+=("$(awk -v a="$i" -v b="$p" 'BEGIN {print a / b}')")
       profiled_ratio+=("$(awk -v a="$q" -v b="$p" 'BEGIN {print a / b}')")
@@ -88,6 +96,11 @@ for build in "$@"; do
       'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %s | %.3g | %.3f | %s |\n", m, n, p, i, ir, ii, q, qr, qi}'
   done
 done
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo
+  echo "Rounds left out, because a run did not finish within ${run_timeout} s or printed no rate:"
+  printf -- '- %s\n' "${skipped[@]}"
+fi
 
 echo
 echo "Instructions per \`MPI_Isend\` (callgrind, rank 0 of 2, 2000 windows of 64 messages): the"
