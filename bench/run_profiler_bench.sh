@@ -8,11 +8,13 @@
 # ranks (RANKS_OVERSUBSCRIBED), where on a small machine the scheduler, not the send path, sets the
 # rate. Each ratio comes with a 95% confidence interval for its median (distribution-free, from the
 # order statistics of the rounds' ratios), so that a table can say whether the target is met or the
-# noise is too large to tell. A second table counts instructions with callgrind (2 ranks, 2000 windows), which does not
+# noise is too large to tell. A second table interleaves the plain and the interposed path within
+# one run (message_rate -i), block by block, which cancels the load that the rounds cannot: on 2
+# cores it is the table that can decide the 8-rank target. A third table counts instructions with callgrind (2 ranks, 2000 windows), which does not
 # depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
 # profile, against those of PMPI_Isend.
-# usage: [REPS=15] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
-#        with targets rankmap_preload and message_rate built)
+# usage: [REPS=15] [INTERLEAVED_SECONDS=20] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
+#        with targets rankmap_preload and message_rate built; REPS=0 or INTERLEAVED_SECONDS=0 skips that table)
 set -euo pipefail
 reps=${REPS:-15}
 seconds=${SECONDS_PER_RUN:-2}
@@ -20,6 +22,9 @@ seconds=${SECONDS_PER_RUN:-2}
 # one plain MPICH run of 8 ranks on 2 cores once stalled for over 5 minutes, at 0.5% CPU.
 run_timeout=${RUN_TIMEOUT:-60}
 ranks_list=${RANKS_LIST:-"$(nproc) 8"}
+# Seconds of each interleaved run (0 skips that table); it is stopped after twice that plus a minute.
+interleaved_seconds=${INTERLEAVED_SECONDS:-20}
+interleaved_timeout=$((2 * interleaved_seconds + 60))
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -30,7 +35,8 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 median_interval() {
   sort -g | awk '{v[NR] = $1} END {
     n = NR; k = 0; below = 0; term = 0.5 ^ n
-    for (j = 0; j < n && below + term <= 0.025; ++j) {below += term; term *= (n - j) / (j + 1); k = j + 1}
+    if (n > 1000) k = int(n / 2 - 1.96 * sqrt(n) / 2)  # 0.5^n underflows; the normal approximation
+    else for (j = 0; j < n && below + term <= 0.025; ++j) {below += term; term *= (n - j) / (j + 1); k = j + 1}
     if (k < 1) {print "[n too small]"; exit}
     printf "[%.3f, %.3f]", v[k], v[n + 1 - k]}'
 }
@@ -45,11 +51,11 @@ launch() {
   done
   shift
   if [ "$mpi" = openmpi ]; then
-    timeout "$run_timeout" mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
+    timeout "${limit:-$run_timeout}" mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
   else
     # MPICH 4.0 (ch4:ucx) polls without yielding, so 8 processes on 2 cores take minutes per run
     # unless it yields after a few polls.
-    timeout "$run_timeout" mpiexec.mpich -n "$np" -genv MPIR_CVAR_POLLS_BEFORE_YIELD 10 "${flags[@]}" "$@"
+    timeout "${limit:-$run_timeout}" mpiexec.mpich -n "$np" -genv MPIR_CVAR_POLLS_BEFORE_YIELD 10 "${flags[@]}" "$@"
   fi
 }
 
@@ -59,47 +65,84 @@ echo "## Profiler overhead (issue 15)"
 echo
 echo "Measured with \`bench/run_profiler_bench.sh $*\` at commit $(git rev-parse --short HEAD) on $(nproc) cores"
 echo "(shared with other jobs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)), $(date -u +%Y-%m-%d)."
-echo "Message rate of 64-byte \`MPI_Isend\`s in windows of 64 between pairs of processes"
-echo "(\`bench/message_rate.c\`, ${seconds} s per run), $reps rounds of the three variants, alternating. Each"
-echo "ratio is the median over the rounds of the variant's rate over the plain rate of the same round,"
-echo "with a 95% confidence interval for that median (order statistics of the rounds' ratios; the"
-echo "target is met when the whole interval is at least 0.97); the rates are medians. With more ranks"
-echo "than cores the scheduler, not the send path, sets the rate."
-echo
-echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-skipped=()
-for build in "$@"; do
-  mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
-  preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
-  program="$build/bench/message_rate"
-  for ranks in $ranks_list; do
-    plain=() idle=() profiled=() idle_ratio=() profiled_ratio=()
-    for round in $(seq "$reps"); do
-      p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate) || p=
-      i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate) || i=
-      q=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
-        RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate) || q=
-      if [ -z "$p" ] || [ -z "$i" ] || [ -z "$q" ]; then
-        skipped+=("$mpi, $ranks ranks, round $round: plain '${p:-none}', no profile '${i:-none}', profile '${q:-none}'")
-        continue
-      fi
-      plain+=("$p") idle+=("$i") profiled+=("$q")
-      idle_ratio+=("$(awk -v a="$i" -v b="$p" 'BEGIN {print a / b}')")
-      profiled_ratio+=("$(awk -v a="$q" -v b="$p" 'BEGIN {print a / b}')")
-    done
-    awk -v m="$mpi" -v n="$ranks" -v p="$(printf '%s\n' "${plain[@]}" | median)" \
-      -v i="$(printf '%s\n' "${idle[@]}" | median)" -v ir="$(printf '%s\n' "${idle_ratio[@]}" | median)" \
-      -v ii="$(printf '%s\n' "${idle_ratio[@]}" | median_interval)" \
-      -v q="$(printf '%s\n' "${profiled[@]}" | median)" -v qr="$(printf '%s\n' "${profiled_ratio[@]}" | median)" \
-      -v qi="$(printf '%s\n' "${profiled_ratio[@]}" | median_interval)" \
-      'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %s | %.3g | %.3f | %s |\n", m, n, p, i, ir, ii, q, qr, qi}'
-  done
-done
-if [ ${#skipped[@]} -gt 0 ]; then
+if [ "$reps" != 0 ]; then
+  echo "Message rate of 64-byte \`MPI_Isend\`s in windows of 64 between pairs of processes"
+  echo "(\`bench/message_rate.c\`, ${seconds} s per run), $reps rounds of the three variants, alternating. Each"
+  echo "ratio is the median over the rounds of the variant's rate over the plain rate of the same round,"
+  echo "with a 95% confidence interval for that median (order statistics of the rounds' ratios; the"
+  echo "target is met when the whole interval is at least 0.97); the rates are medians. With more ranks"
+  echo "than cores the scheduler, not the send path, sets the rate."
   echo
-  echo "Rounds left out, because a run did not finish within ${run_timeout} s or printed no rate:"
-  printf -- '- %s\n' "${skipped[@]}"
+  echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  skipped=()
+  for build in "$@"; do
+    mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
+    preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+    program="$build/bench/message_rate"
+    for ranks in $ranks_list; do
+      plain=() idle=() profiled=() idle_ratio=() profiled_ratio=()
+      for round in $(seq "$reps"); do
+        p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate) || p=
+        i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate) || i=
+        q=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
+          RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate) || q=
+        if [ -z "$p" ] || [ -z "$i" ] || [ -z "$q" ]; then
+          skipped+=("$mpi, $ranks ranks, round $round: plain '${p:-none}', no profile '${i:-none}', profile '${q:-none}'")
+          continue
+        fi
+        plain+=("$p") idle+=("$i") profiled+=("$q")
+        idle_ratio+=("$(awk -v a="$i" -v b="$p" 'BEGIN {print a / b}')")
+        profiled_ratio+=("$(awk -v a="$q" -v b="$p" 'BEGIN {print a / b}')")
+      done
+      awk -v m="$mpi" -v n="$ranks" -v p="$(printf '%s\n' "${plain[@]}" | median)" \
+        -v i="$(printf '%s\n' "${idle[@]}" | median)" -v ir="$(printf '%s\n' "${idle_ratio[@]}" | median)" \
+        -v ii="$(printf '%s\n' "${idle_ratio[@]}" | median_interval)" \
+        -v q="$(printf '%s\n' "${profiled[@]}" | median)" -v qr="$(printf '%s\n' "${profiled_ratio[@]}" | median)" \
+        -v qi="$(printf '%s\n' "${profiled_ratio[@]}" | median_interval)" \
+        'BEGIN {printf "| %s | %d | %.3g | %.3g | %.3f | %s | %.3g | %.3f | %s |\n", m, n, p, i, ir, ii, q, qr, qi}'
+    done
+  done
+  if [ ${#skipped[@]} -gt 0 ]; then
+    echo
+    echo "Rounds left out, because a run did not finish within ${run_timeout} s or printed no rate:"
+    printf -- '- %s\n' "${skipped[@]}"
+  fi
+fi
+
+# The interleaved table: one run per variant, in which blocks of PMPI_ calls (the plain path) and of
+# MPI_ calls alternate, so that every pair of blocks runs under the same load (message_rate -i).
+if [ "$interleaved_seconds" != 0 ]; then
+  echo
+  echo "Interleaved within one run (\`message_rate -i $interleaved_seconds\`): blocks of 200 windows made of"
+  echo "\`PMPI_\` calls, which no tool interposes, alternate with blocks of \`MPI_\` calls, in pairs ordered AB,"
+  echo "BA, AB, ...; each pair's ratio is the \`MPI_\` block's rate over the \`PMPI_\` block's. The ratio is"
+  echo "the median over the run's pairs, with its 95% confidence interval. Without a preload both blocks"
+  echo "run the same code, so that row is the method's own control and should include 1."
+  echo
+  echo "| MPI | ranks | variant | pairs | ratio (target ≥ 0.97 with a profile) | 95% interval |"
+  echo "|---|---:|---|---:|---:|---:|"
+  for build in "$@"; do
+    mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
+    preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+    for ranks in $ranks_list; do
+      for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE"; do
+        env=()
+        case $variant in
+          preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
+          preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved") ;;
+        esac
+        ratios=$(limit=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" \
+          2>/dev/null | awk '/pair_ratio/ {print $2}') || true
+        if [ -z "$ratios" ]; then
+          echo "| $mpi | $ranks | $variant | 0 | did not finish within $interleaved_timeout s | |"
+          continue
+        fi
+        printf '| %s | %d | %s | %d | %.3f | %s |\n' "$mpi" "$ranks" "$variant" "$(wc -l <<<"$ratios")" \
+          "$(median <<<"$ratios")" "$(median_interval <<<"$ratios")"
+      done
+    done
+  done
 fi
 
 echo

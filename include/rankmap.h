@@ -104,6 +104,8 @@ RANKMAP_EXPORT int rankmap_result_get_algorithm(rankmap_result result, const cha
 /**
  * The objective's name ("mcl", "hopbytes", or "offnode" when only nodes are known) and its value
  * for the identity (*before) and for the candidate (*after). Any output pointer may be NULL.
+ * Both are NaN when the time budget ran out while the identity was being measured (a dense graph
+ * on many scattered nodes); the candidate is then the identity.
  */
 RANKMAP_EXPORT int rankmap_result_get_objective(rankmap_result result, const char** name, double* before,
                                                 double* after);

@@ -94,12 +94,20 @@ long long attempts_parameter(const MapOptions& options) {
 }
 
 /// The launcher's order, scored, and the time that scoring it took: what every later evaluation is
-/// expected to cost.
-std::pair<Candidate, double> scored_launcher_order(TaskId tasks, const detail::ObjectiveScorer& score) {
+/// expected to cost. Nothing when a timed run's deadline passed first.
+std::optional<std::pair<Candidate, double>> scored_launcher_order(TaskId tasks, const detail::ObjectiveScorer& score,
+                                                                  const Deadline& deadline, bool timed) {
   Candidate identity{"identity", identity_mapping(tasks), {}, {}};
   const auto start = std::chrono::steady_clock::now();
-  identity.score = score(identity.mapping);
-  return {std::move(identity), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
+  if (timed) {
+    const std::optional<detail::Score> s = score.within(identity.mapping, deadline);
+    if (!s) return std::nullopt;
+    identity.score = *s;
+  } else {
+    identity.score = score(identity.mapping);
+  }
+  return std::pair{std::move(identity),
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
 }
 
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
@@ -129,8 +137,9 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
     Mapping m = member.map(graph, alloc, member_options);
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
     if (duplicate || (timed && deadline.passed())) continue;
-    const detail::Score s = score(m);
-    starts.push_back({std::string(member.name), std::move(m), s, {}});
+    const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
+    if (!s) break;
+    starts.push_back({std::string(member.name), std::move(m), *s, {}});
   }
   return starts;
 }
@@ -253,7 +262,17 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const Deadline deadline(options.time_budget_ms);
   DorHedge hedge(graph, alloc, options);
   const detail::ObjectiveScorer score(graph, alloc, options);
-  const auto [launcher, evaluation_ms] = scored_launcher_order(graph.num_tasks(), score);
+  const auto scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);
+  if (!scored) {
+    // Nothing can be shown better than the launcher's order without its score.
+    if (options.choice) {
+      options.choice->chosen = "identity";
+      options.choice->detail = "the budget ran out while the launcher's order was being measured";
+      options.choice->objectives = MeasuredObjectives{std::nan(""), std::nan("")};
+    }
+    return identity_mapping(graph.num_tasks());
+  }
+  const auto& [launcher, evaluation_ms] = *scored;
   std::vector<Candidate> starts = build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, deadline, timed);
   // The search stops early enough to score the final candidate and, under the hedge, to route it
   // and the launcher's order dimension by dimension (taken to cost an evaluation each).
@@ -278,6 +297,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     options.choice->chosen = winner.name;
     options.choice->detail = describe(finished, refused, options.objective);
     options.choice->dor_loads = hedge.loads_of(winner);
+    options.choice->objectives = MeasuredObjectives{launcher.score.objective, winner.score.objective};
   }
   return winner.mapping;
 }

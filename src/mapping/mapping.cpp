@@ -69,7 +69,10 @@ Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorit
     stage_options.parameter = colon == std::string_view::npos ? std::string() : std::string(stage.substr(colon + 1));
     stage_options.initial = current.empty() ? options.initial : &current;
     stage_options.time_budget_ms = std::max(0.0, deadline.remaining_ms());
-    if (options.choice) options.choice->dor_loads.reset();
+    if (options.choice) {
+      options.choice->dor_loads.reset();
+      options.choice->objectives.reset();
+    }
     Mapping next = info->map(graph, alloc, stage_options);
     if (static_cast<TaskId>(next.size()) != graph.num_tasks() || !is_permutation(next))
       throw std::logic_error("algorithm '" + std::string(stage) + "' returned an invalid mapping");

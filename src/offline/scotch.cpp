@@ -369,7 +369,7 @@ Mapping map_scotch(const graph::CommGraph& graph, const Allocation& alloc, const
     *options.choice = {initial ? "initial" : "identity",
                        std::string("scotch stopped at the deadline (budget ") + budget + " ms); returned " +
                            (initial ? "the initial mapping" : "the launcher's order"),
-                       std::nullopt};
+                       std::nullopt, std::nullopt};
   }
   return initial ? *options.initial : identity_mapping(n);
 }

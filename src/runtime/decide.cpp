@@ -10,6 +10,7 @@
 #include <rankmap/topology/routing.hpp>
 
 #include <chrono>
+#include <cmath>
 
 namespace rankmap::runtime {
 
@@ -89,9 +90,13 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     order_within_sockets(graph, alloc, placement.socket_of_slot, candidate);
 
   const mapping::Mapping identity = mapping::identity_mapping(graph.num_tasks());
-  d.before = objective(identity);
-  d.after = objective(candidate);
-  if (mapping::is_identity(candidate)) {
+  // auto's own measurements are under this objective; the socket order within nodes changes no
+  // link's load and no hop count.
+  d.before = choice.objectives ? choice.objectives->launcher : objective(identity);
+  d.after = choice.objectives ? choice.objectives->chosen : objective(candidate);
+  if (std::isnan(d.before)) {
+    d.note = "RANKMAP_TIME_BUDGET_MS ran out while the launcher's order was being measured";
+  } else if (mapping::is_identity(candidate)) {
     if (d.note.empty()) d.note = "the candidate is the identity";
   } else {
     // Only which processes share a node is known in nodes_only mode: no routing to hedge.

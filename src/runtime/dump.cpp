@@ -6,6 +6,7 @@
 #include <rankmap/topology/allocation_file.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +43,8 @@ std::string dump_reorder(const std::string& dir, const graph::CommGraph& graph, 
   m.graph_hash = graph.canonical_hash();
   m.allocation_hash = placement.alloc.hash();
   m.algorithm = decision.applied ? decision.algorithm : "identity";
-  m.objective = decision.applied ? decision.after : decision.before;
+  const double objective = decision.applied ? decision.after : decision.before;
+  if (std::isfinite(objective)) m.objective = objective;
   m.slot_of = decision.slot_of;
   mapping::write_mapping_file(stem + ".map", m);
   return stem;

@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace rankmap::mapping {
 namespace {
 
@@ -93,6 +95,45 @@ TEST(Auto, HandsOverTheDimensionOrderedLoadsItMeasured) {
   named.routing_stated = true;
   run_auto(g, a, named, "auto:attempts=300");
   EXPECT_FALSE(choice.dor_loads);
+}
+
+// The runtime reports auto's own measurements (Choice::objectives) instead of routing both
+// mappings again: they must be exactly the objective values it would have computed.
+TEST(Auto, HandsOverTheObjectivesItMeasured) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto g = graph::make_pattern({.name = "stencil27", .dims = {}, .ranks = 64, .bytes = 1});
+  Choice choice;
+  MapOptions options;
+  options.choice = &choice;
+  options.routing_stated = true;  // no hedge: here it would keep the launcher's order
+  const Mapping m = run_auto(g, a, options, "auto:attempts=300");
+  ASSERT_TRUE(choice.objectives);
+  EXPECT_EQ(choice.objectives->launcher, mcl(g, a, identity_mapping(64)));
+  EXPECT_EQ(choice.objectives->chosen, mcl(g, a, m));
+  EXPECT_LT(choice.objectives->chosen, choice.objectives->launcher) << "the instance no longer tests a change";
+  run_auto(g, a, options, "auto:attempts=300+refine:50");
+  EXPECT_FALSE(choice.objectives) << "a later stage's mapping is not the one auto measured";
+}
+
+// Scoring the launcher's order of a dense graph can take many budgets; a timed auto stops when its
+// budget runs out and keeps that order, saying why, instead of finishing the measurement.
+TEST(Auto, KeepsTheLauncherOrderWhenTheBudgetRunsOutWhileMeasuringIt) {
+  const Allocation a = Allocation::full(Grid::parse("torus:8x4x4"), 1);
+  const auto g = graph::make_pattern({.name = "alltoall", .dims = {}, .ranks = 128, .bytes = 1});
+  Choice choice;
+  MapOptions options;
+  options.choice = &choice;
+  options.time_budget_ms = 1e-3;
+  const Mapping m = run_chain("auto", core_algorithms(), g, a, options);
+  EXPECT_EQ(m, identity_mapping(128));
+  EXPECT_EQ(choice.chosen, "identity");
+  EXPECT_THAT(choice.detail, HasSubstr("budget ran out while the launcher's order was being measured"));
+  ASSERT_TRUE(choice.objectives);
+  EXPECT_TRUE(std::isnan(choice.objectives->launcher));
+  // With an attempt count nothing depends on the clock: the order is measured however long it takes.
+  run_auto(g, a, options, "auto:attempts=1");
+  ASSERT_TRUE(choice.objectives);
+  EXPECT_EQ(choice.objectives->launcher, mcl(g, a, identity_mapping(128)));
 }
 
 TEST(Auto, NeverWorseThanTheCallersStart) {

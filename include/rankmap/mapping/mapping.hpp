@@ -32,6 +32,15 @@ struct DorLoads {
   double chosen = 0;    ///< of the mapping the chain returned
 };
 
+/// The objective values that a portfolio such as auto measured, so that its caller need not route
+/// the flows again (at 16,384 tasks each routing is a good part of the runtime's budget).
+struct MeasuredObjectives {
+  /// Of the launcher's order (the identity). NaN when the budget ran out while it was being
+  /// measured: on a dense graph that alone can take many budgets, and the result is then that order.
+  double launcher = 0;
+  double chosen = 0;  ///< of the mapping the chain returned (NaN with the launcher's)
+};
+
 /// What a portfolio such as auto chose, for reports and `rankmap map`.
 struct Choice {
   std::string chosen;  ///< the winning member, e.g. `split+refine`
@@ -39,6 +48,8 @@ struct Choice {
   /// Set by a hedging auto that is the chain's last stage (run_chain clears it before every stage,
   /// so that it always describes the chain's result).
   std::optional<DorLoads> dor_loads;
+  /// Set, like dor_loads, by an auto that is the chain's last stage.
+  std::optional<MeasuredObjectives> objectives;
 };
 
 struct MapOptions {
