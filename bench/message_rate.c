@@ -3,16 +3,17 @@
  * profiler's overhead is this rate under RANKMAP_PROFILE against the plain run (bench/run_profiler_bench.sh).
  * usage: message_rate [seconds]    prints `messages_per_second R` on rank 0;
  *        message_rate -w WINDOWS   runs exactly that many windows (for instruction counts);
- *        message_rate -i SECONDS   interleaved: blocks of windows made of PMPI_ calls (the plain path,
- *                                  never interposed) alternate with blocks of MPI_ calls (interposed
- *                                  when a tool is preloaded), in pairs ordered AB, BA, AB, ...; prints
- *                                  `pair_ratio R` per pair, the MPI_ block's rate over the PMPI_ block's. */
+ *        message_rate -i SECONDS [WINDOWS]   interleaved: blocks of WINDOWS windows (default 50) made
+ *                                  of PMPI_ calls (the plain path, never interposed) alternate with blocks
+ *                                  of MPI_ calls (interposed when a tool is preloaded), in pairs ordered AB,
+ *                                  BA, AB, ...; prints `pair_ratio R` per pair, the MPI_ block's rate over
+ *                                  the PMPI_ block's. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { BYTES = 64, WINDOW = 64, WINDOWS_PER_BLOCK = 200 };
+enum { BYTES = 64, WINDOW = 64 };
 
 /* One window: the sender's 64 sends and the receiver's acknowledgement, through the MPI_ or the
  * PMPI_ entry points (P is empty or P). */
@@ -54,10 +55,10 @@ static void timed_rate(int rank, int size, int peer, char* buffers, MPI_Request*
 
 /* Seconds for one block, from a barrier to the barrier after it: every pair runs the block
  * concurrently and the slowest one ends it. Barriers and the decision are PMPI_ in both modes. */
-static double block_seconds(int interposed, int rank, int peer, char* buffers, MPI_Request* requests) {
+static double block_seconds(int interposed, long windows, int rank, int peer, char* buffers, MPI_Request* requests) {
   PMPI_Barrier(MPI_COMM_WORLD);
   const double start = PMPI_Wtime();
-  for (int i = 0; i < WINDOWS_PER_BLOCK; ++i) {
+  for (long i = 0; i < windows; ++i) {
     if (interposed)
       window(rank, peer, buffers, requests);
     else
@@ -69,13 +70,13 @@ static double block_seconds(int interposed, int rank, int peer, char* buffers, M
 
 /* Adjacent blocks run under the same load, and alternating which comes first cancels a trend
  * within a pair, so the pairs' ratios measure the interposed code alone, however noisy the machine. */
-static void interleaved_rate(int rank, int peer, char* buffers, MPI_Request* requests, double seconds) {
+static void interleaved_rate(int rank, int peer, char* buffers, MPI_Request* requests, double seconds, long windows) {
   const double start = PMPI_Wtime();
   int go = 1;
   for (long pair = 0; go; ++pair) {
     const int interposed_first = pair % 2 == 0;
-    const double first = block_seconds(interposed_first, rank, peer, buffers, requests);
-    const double second = block_seconds(!interposed_first, rank, peer, buffers, requests);
+    const double first = block_seconds(interposed_first, windows, rank, peer, buffers, requests);
+    const double second = block_seconds(!interposed_first, windows, rank, peer, buffers, requests);
     const double plain = interposed_first ? second : first;
     const double interposed = interposed_first ? first : second;
     if (rank == 0) {
@@ -97,10 +98,11 @@ int main(int argc, char** argv) {
   char* buffers = calloc(WINDOW, BYTES);
   MPI_Request requests[WINDOW];
   const int peer = rank ^ 1;
-  if (size % 2 != 0 || peer >= size) MPI_Abort(MPI_COMM_WORLD, 2);
+  const long block_windows = interleaved && argc > 3 ? atol(argv[3]) : 50;
+  if (size % 2 != 0 || peer >= size || block_windows < 1) MPI_Abort(MPI_COMM_WORLD, 2);
   for (int i = 0; i < 10; ++i) window(rank, peer, buffers, requests); /* warm-up */
   if (interleaved)
-    interleaved_rate(rank, peer, buffers, requests, seconds);
+    interleaved_rate(rank, peer, buffers, requests, seconds, block_windows);
   else
     timed_rate(rank, size, peer, buffers, requests, seconds, fixed ? atol(argv[2]) : -1);
   free(buffers);

@@ -13,7 +13,7 @@
 # cores it is the table that can decide the 8-rank target. A third table counts instructions with callgrind (2 ranks, 2000 windows), which does not
 # depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
 # profile, against those of PMPI_Isend.
-# usage: [REPS=15] [INTERLEAVED_SECONDS=20] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
+# usage: [REPS=15] [INTERLEAVED_SECONDS=20] [BLOCK_WINDOWS=50] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
 #        with targets rankmap_preload and message_rate built; REPS=0 or INTERLEAVED_SECONDS=0 skips that table)
 set -euo pipefail
 reps=${REPS:-15}
@@ -25,6 +25,8 @@ ranks_list=${RANKS_LIST:-"$(nproc) 8"}
 # Seconds of each interleaved run (0 skips that table); it is stopped after twice that plus a minute.
 interleaved_seconds=${INTERLEAVED_SECONDS:-20}
 interleaved_timeout=$((2 * interleaved_seconds + 60))
+# Windows per interleaved block: fewer give more pairs where a window is slow (MPICH oversubscribed).
+block_windows=${BLOCK_WINDOWS:-50}
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -114,7 +116,7 @@ fi
 # MPI_ calls alternate, so that every pair of blocks runs under the same load (message_rate -i).
 if [ "$interleaved_seconds" != 0 ]; then
   echo
-  echo "Interleaved within one run (\`message_rate -i $interleaved_seconds\`): blocks of 200 windows made of"
+  echo "Interleaved within one run (\`message_rate -i $interleaved_seconds $block_windows\`): blocks of $block_windows windows made of"
   echo "\`PMPI_\` calls, which no tool interposes, alternate with blocks of \`MPI_\` calls, in pairs ordered AB,"
   echo "BA, AB, ...; each pair's ratio is the \`MPI_\` block's rate over the \`PMPI_\` block's. The ratio is"
   echo "the median over the run's pairs, with its 95% confidence interval. Without a preload both blocks"
@@ -132,7 +134,7 @@ if [ "$interleaved_seconds" != 0 ]; then
           preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
           preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved") ;;
         esac
-        ratios=$(limit=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" \
+        ratios=$(limit=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" "$block_windows" \
           2>/dev/null | awk '/pair_ratio/ {print $2}') || true
         if [ -z "$ratios" ]; then
           echo "| $mpi | $ranks | $variant | 0 | did not finish within $interleaved_timeout s | |"
