@@ -70,8 +70,9 @@ int main(int argc, char** argv) {
     const graph::CommGraph g = graph::CommGraph::from_edges(tasks, std::move(edges));
     const runtime::Decision d = runtime::decide(g, placement, config);
     const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-    std::printf("mapping_seconds %.6f tasks %d algorithm %s before %g after %g applied %d cpu_seconds %.6f\n",
-                bench::seconds_since(start), tasks, d.algorithm.c_str(), d.before, d.after, d.applied ? 1 : 0, cpu);
+    std::printf("mapping_seconds %.6f tasks %d algorithm %s before %g after %g applied %d cpu_seconds %.6f note \"%s\"\n",
+                bench::seconds_since(start), tasks, d.algorithm.c_str(), d.before, d.after, d.applied ? 1 : 0, cpu,
+                d.note.c_str());
   }
   return 0;
 }
