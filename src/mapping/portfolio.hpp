@@ -26,6 +26,8 @@ struct PortfolioMember {
   double min_budget_ms = 0;
   TaskId max_tasks = 0;
   MemberNetworks networks = MemberNetworks::all;
+  /// Built before the others when the allocation is every node of the network.
+  bool first_on_whole_machine = false;
 };
 
 /// The members of the core library's auto, in the order they are built.
