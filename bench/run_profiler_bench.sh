@@ -31,7 +31,11 @@ block_windows=${BLOCK_WINDOWS:-50}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$(dirname "$0")/lib.sh"
+LAUNCH_TIMEOUT=$run_timeout
+# MPICH 4.0 (ch4:ucx) polls without yielding, so 8 processes on 2 cores take minutes per run
+# unless it yields after a few polls.
+MPICH_LAUNCH_FLAGS=(-genv MPIR_CVAR_POLLS_BEFORE_YIELD 10)
 # A 95% confidence interval for the median of the values on stdin, "[low, high]": the order
 # statistics k and n+1-k, with k the largest such that P(Binomial(n, 1/2) < k) <= 0.025.
 median_interval() {
@@ -41,24 +45,6 @@ median_interval() {
     else for (j = 0; j < n && below + term <= 0.025; ++j) {below += term; term *= (n - j) / (j + 1); k = j + 1}
     if (k < 1) {print "[n too small]"; exit}
     printf "[%.3f, %.3f]", v[k], v[n + 1 - k]}'
-}
-
-# launch MPI NP VAR=value... -- command...
-launch() {
-  local mpi=$1 np=$2; shift 2
-  local flags=()
-  while [ "$1" != "--" ]; do
-    if [ "$mpi" = openmpi ]; then flags+=(-x "$1"); else flags+=(-genv "${1%%=*}" "${1#*=}"); fi
-    shift
-  done
-  shift
-  if [ "$mpi" = openmpi ]; then
-    timeout "${limit:-$run_timeout}" mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
-  else
-    # MPICH 4.0 (ch4:ucx) polls without yielding, so 8 processes on 2 cores take minutes per run
-    # unless it yields after a few polls.
-    timeout "${limit:-$run_timeout}" mpiexec.mpich -n "$np" -genv MPIR_CVAR_POLLS_BEFORE_YIELD 10 "${flags[@]}" "$@"
-  fi
 }
 
 rate() { awk '/messages_per_second/ {print $2}'; }
@@ -79,8 +65,8 @@ if [ "$reps" != 0 ]; then
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   skipped=()
   for build in "$@"; do
-    mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
-    preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+    mpi=$(build_mpi "$build")
+    preload=$(build_preload "$build")
     program="$build/bench/message_rate"
     for ranks in $ranks_list; do
       plain=() idle=() profiled=() idle_ratio=() profiled_ratio=()
@@ -125,8 +111,8 @@ if [ "$interleaved_seconds" != 0 ]; then
   echo "| MPI | ranks | variant | pairs | ratio (target ≥ 0.97 with a profile) | 95% interval |"
   echo "|---|---:|---|---:|---:|---:|"
   for build in "$@"; do
-    mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
-    preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+    mpi=$(build_mpi "$build")
+    preload=$(build_preload "$build")
     for ranks in $ranks_list; do
       for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE"; do
         env=()
@@ -134,7 +120,7 @@ if [ "$interleaved_seconds" != 0 ]; then
           preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
           preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved") ;;
         esac
-        ratios=$(limit=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" "$block_windows" \
+        ratios=$(LAUNCH_TIMEOUT=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" "$block_windows" \
           2>/dev/null | awk '/pair_ratio/ {print $2}') || true
         if [ -z "$ratios" ]; then
           echo "| $mpi | $ranks | $variant | 0 | did not finish within $interleaved_timeout s | |"
@@ -161,8 +147,8 @@ per_message() {
     $4 !~ /^\?\?\?:/ && $4 ~ pat {gsub(",", "", $1); s += $1} END {printf "%.0f", s / n}'
 }
 for build in "$@"; do
-  mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
-  preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+  mpi=$(build_mpi "$build")
+  preload=$(build_preload "$build")
   if [ "$mpi" = openmpi ]; then rank_var=OMPI_COMM_WORLD_RANK; else rank_var=PMI_RANK; fi
   for variant in idle profiled; do
     profile=()

@@ -11,23 +11,7 @@ set -euo pipefail
 reps=${REPS:-5}
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR..." >&2; exit 2; }
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-
-# launch MPI NP VAR=value... -- command...
-launch() {
-  local mpi=$1 np=$2; shift 2
-  local flags=()
-  while [ "$1" != "--" ]; do
-    if [ "$mpi" = openmpi ]; then flags+=(-x "$1"); else flags+=(-genv "${1%%=*}" "${1#*=}"); fi
-    shift
-  done
-  shift
-  if [ "$mpi" = openmpi ]; then
-    mpiexec.openmpi --oversubscribe --allow-run-as-root --mca btl self,vader --bind-to none -n "$np" "${flags[@]}" "$@"
-  else
-    mpiexec.mpich -n "$np" "${flags[@]}" "$@"
-  fi
-}
+. "$(dirname "$0")/lib.sh"
 
 echo "## Runtime overhead (issue 4)"
 echo
@@ -37,8 +21,8 @@ echo
 echo "| MPI | measurement | baseline | with rankmap | result (target) |"
 echo "|---|---|---|---|---|"
 for build in "$@"; do
-  mpi=$(sed -n 's/^RANKMAP_MPI:STRING=//p' "$build/CMakeCache.txt")
-  preload=$(realpath "$build/src/pmpi/librankmap_preload.so")
+  mpi=$(build_mpi "$build")
+  preload=$(build_preload "$build")
   plain_init=() preload_init=() plain_create=() reorder_create=() root_mapping=()
   for _ in $(seq "$reps"); do
     plain_init+=("$(launch "$mpi" 16 -- "$build/bench/init_time" | awk '/init_seconds/ {print $2}')")

@@ -54,7 +54,8 @@ CONFIGS = {
     "fragmented": {"kind": "fragment", "topology": "torus:12x12x12", "nodes": 512, "seed": 7, "ppn": 2},
     # 4,096 ranks: one simulation takes CPU minutes and about 3.5 GB, so only a few programs and mappings.
     "8x8x8-ppn8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 8, "programs": ["halo3d", "cg"],
-                   "mappings": ["identity", "dimorder:TABC", "mahd+refine", "rahtm", "scotch", "treematch"]},
+                   "mappings": ["identity", "dimorder:TABC", "mahd+refine", "rahtm", "scotch", "treematch",
+                                "auto@200ms", "auto@10s"]},
 }
 DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
 

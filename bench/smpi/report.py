@@ -12,6 +12,7 @@ Usage: report.py --out OUT --benchmarks BENCHMARKS.md [--rankmap PATH] [--image-
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -298,8 +299,9 @@ class Report:
                       f"{max(r['sim_peak_mb'] for r in rows):.0f} |")
         self.emit("")
 
-    def picture(self, rankmap, image_dir):
-        """identity against the best rankmap mapping of halo3d on the first 3D platform, as PNG."""
+    def picture(self, rankmap, image_dir, heading):
+        """identity against the best rankmap mapping of halo3d on the first 3D platform, as PNG, in a
+        file of the section's own, so that a partial run's section does not redraw the full matrix's."""
         config = next((c for c in self.configs if len(smpi_platform.parse_torus(CONFIGS[c]["topology"])) == 3
                        and (c, "halo3d", "identity") in self.results), None)
         if config is None or not rankmap or not os.path.exists(rankmap) or not shutil.which("rsvg-convert"):
@@ -316,7 +318,7 @@ class Report:
         if subprocess.run(command).returncode != 0:
             return None
         os.makedirs(image_dir, exist_ok=True)
-        png = os.path.join(image_dir, "smpi_halo3d_loads.png")
+        png = os.path.join(image_dir, image_name(heading))
         if subprocess.run(["rsvg-convert", "-o", png, svg]).returncode != 0:
             return None
         return png, config, best
@@ -376,7 +378,7 @@ class Report:
         self.targets()
         self.correlations()
         self.notes()
-        pic = self.picture(rankmap, image_dir)
+        pic = self.picture(rankmap, image_dir, heading)
         if pic:
             png, config, best = pic
             rel = os.path.relpath(png, benchmarks_dir)
@@ -390,6 +392,13 @@ class Report:
         self.mapping_times()
         self.cost()
         return "\n".join(self.lines).rstrip() + "\n"
+
+
+def image_name(heading):
+    """The link-load picture of the section titled `heading`: the full matrix's keeps its old name."""
+    if heading == HEADING:
+        return "smpi_halo3d_loads.png"
+    return "smpi_halo3d_loads_" + re.sub(r"[^a-z0-9]+", "_", heading[3:].lower()).strip("_") + ".png"
 
 
 def main(argv):

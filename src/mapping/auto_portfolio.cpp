@@ -114,10 +114,42 @@ std::optional<std::pair<Candidate, double>> scored_launcher_order(TaskId tasks, 
                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
 }
 
+/// Whether `member` takes part at all: its network, its task limit, and the budget it needs.
+bool takes_part(const detail::PortfolioMember& member, const graph::CommGraph& graph, const topology::Allocation& alloc,
+                const MapOptions& options, bool timed) {
+  return runs_on(member, alloc.network()) && (member.max_tasks <= 0 || graph.num_tasks() <= member.max_tasks) &&
+         !(timed && options.time_budget_ms < member.min_budget_ms);
+}
+
+/// The members in the order they are built: on a whole machine, the ones that go first there lead.
+std::vector<const detail::PortfolioMember*> build_order(std::span<const detail::PortfolioMember> members,
+                                                        const topology::Allocation& alloc) {
+  std::vector<const detail::PortfolioMember*> order;
+  for (const detail::PortfolioMember& member : members) order.push_back(&member);
+  if (alloc.num_nodes() == alloc.network().num_nodes())
+    std::stable_partition(order.begin(), order.end(), [](const auto* m) { return m->first_on_whole_machine; });
+  return order;
+}
+
+/// The options `member` is built with: its share of the whole budget or the time left less one
+/// evaluation, whichever is less, and none of the caller's hooks.
+MapOptions member_options(const detail::PortfolioMember& member, const MapOptions& options, double evaluation_ms,
+                          const Deadline& deadline, bool timed) {
+  MapOptions result = options;
+  result.parameter = std::string(member.parameter);
+  result.initial = nullptr;
+  result.choice = nullptr;
+  result.progress = nullptr;
+  result.time_budget_ms =
+      timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms() - evaluation_ms)
+            : kUnboundedMs;
+  return result;
+}
+
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
-/// always. A member starts only while the time left covers scoring its result, and searches for its
-/// share of the whole budget or the time left less that evaluation, whichever is less.
+/// always. A member starts only while the time left covers scoring its result; a score the deadline
+/// cuts short ends the building.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -125,30 +157,15 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   std::vector<Candidate> starts{launcher_order};
   if (options.initial && *options.initial != starts.front().mapping)
     starts.push_back({"input", *options.initial, score(*options.initial), {}});
-  std::vector<const detail::PortfolioMember*> order;
-  for (const detail::PortfolioMember& member : members) order.push_back(&member);
-  if (alloc.num_nodes() == alloc.network().num_nodes())
-    std::stable_partition(order.begin(), order.end(), [](const auto* m) { return m->first_on_whole_machine; });
-  for (const detail::PortfolioMember* member_ptr : order) {
-    const detail::PortfolioMember& member = *member_ptr;
+  for (const detail::PortfolioMember* member : build_order(members, alloc)) {
     if (timed && deadline.remaining_ms() <= evaluation_ms) break;
-    if (!runs_on(member, alloc.network()) || (member.max_tasks > 0 && graph.num_tasks() > member.max_tasks) ||
-        (timed && options.time_budget_ms < member.min_budget_ms))
-      continue;
-    MapOptions member_options = options;
-    member_options.parameter = std::string(member.parameter);
-    member_options.initial = nullptr;
-    member_options.choice = nullptr;
-    member_options.progress = nullptr;
-    member_options.time_budget_ms =
-        timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms() - evaluation_ms)
-              : kUnboundedMs;
-    Mapping m = member.map(graph, alloc, member_options);
+    if (!takes_part(*member, graph, alloc, options, timed)) continue;
+    Mapping m = member->map(graph, alloc, member_options(*member, options, evaluation_ms, deadline, timed));
     const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
     if (duplicate || (timed && deadline.passed())) continue;
     const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
     if (!s) break;
-    starts.push_back({std::string(member.name), std::move(m), *s, {}});
+    starts.push_back({std::string(member->name), std::move(m), *s, {}});
   }
   return starts;
 }

@@ -3,6 +3,7 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,6 +30,8 @@ class ObjectiveScorer {
   std::optional<Score> within(std::span<const SlotId> slot_of, const Deadline& deadline) const;
 
  private:
+  std::optional<Score> score(std::span<const SlotId> slot_of, const std::function<bool()>& should_stop) const;
+
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   std::span<const graph::CommGraph> phases_;

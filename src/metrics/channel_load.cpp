@@ -5,10 +5,24 @@
 
 namespace rankmap::metrics {
 
-std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing) {
+namespace {
+
+constexpr std::size_t kFlowsPerStopCheck = 256;
+
+}  // namespace
+
+std::optional<std::vector<double>> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing,
+                                                 const std::function<bool()>& should_stop) {
   std::vector<double> loads(static_cast<std::size_t>(routing.network().num_channel_slots()), 0.0);
-  for (const NodeFlow& f : flows) routing.add_flow(f.src, f.dst, f.bytes, loads);
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    if (i % kFlowsPerStopCheck == 0 && should_stop()) return std::nullopt;
+    routing.add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
+  }
   return loads;
+}
+
+std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing) {
+  return *channel_loads(flows, routing, [] { return false; });
 }
 
 std::vector<double> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,

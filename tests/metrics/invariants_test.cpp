@@ -50,6 +50,24 @@ TEST(Invariants, LoadTimesCapacitySumsToHopBytes) {
   }
 }
 
+TEST(Invariants, LoadsThatMayStopEarlyAreTheSameWhenNotStopped) {
+  const Grid g = Grid::parse("torus:4x4x4");
+  const Allocation a = Allocation::full(g, 2);
+  const auto graph = testing::random_graph(a.num_slots(), 8, 11);
+  const auto flows = node_flows(graph, a, testing::random_permutation(a.num_slots(), 11));
+  ASSERT_GT(flows.size(), 256u);  // so that a stop can come between flows
+  for (const char* r : kRoutings) {
+    const auto model = topology::make_routing_model(g, r);
+    int asked = 0;
+    const auto loads = channel_loads(flows, *model, [&asked] { return ++asked > 1; });
+    EXPECT_FALSE(loads.has_value()) << r << ": a stop asked for after the first flows was ignored";
+    EXPECT_EQ(asked, 2) << r;
+    const auto unstopped = channel_loads(flows, *model, [] { return false; });
+    ASSERT_TRUE(unstopped.has_value()) << r;
+    EXPECT_EQ(*unstopped, channel_loads(flows, *model)) << r;
+  }
+}
+
 // Applies a grid automorphism to node coordinates: reflect dimensions, permute equal ones, translate tori.
 NodeId transform(const Grid& g, NodeId n, const std::vector<int>& perm, const std::vector<bool>& reflect,
                  const std::vector<int>& shift) {

@@ -6,6 +6,8 @@
 #include <rankmap/topology/allocation.hpp>
 #include <rankmap/topology/routing.hpp>
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,6 +15,11 @@ namespace rankmap::metrics {
 
 /// Load of every channel (indexed by channel id): bytes crossing it divided by its capacity.
 std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing);
+/// The same loads, or nothing once `should_stop` returns true: routing a dense graph can take
+/// seconds, longer than a mapper's budget. It is asked every few hundred flows, because asking a
+/// clock costs about as much as routing a short flow.
+std::optional<std::vector<double>> channel_loads(std::span<const NodeFlow> flows, const topology::RoutingModel& routing,
+                                                 const std::function<bool()>& should_stop);
 std::vector<double> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                   std::span<const SlotId> slot_of, const topology::RoutingModel& routing);
 
