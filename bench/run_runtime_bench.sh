@@ -48,11 +48,11 @@ first=$1
 mapping=$("$first/bench/runtime_mapping_bench" "$reps" | awk '/mapping_seconds/ {print $2}' | median)
 line=$("$first/bench/runtime_mapping_bench" 1 | tail -1)
 awk -v s="$mapping" -v l="$line" 'BEGIN {
-  printf "| (none) | mapping step in process, 16,384 ranks (32x32x16 stencil on torus 16x16x16 ppn 4, mahd+refine, 200 ms budget) | | %.3f s | %.2f of 1.5 s |\n", s, s / 1.5
+  printf "| (none) | mapping step in process, 16,384 ranks (32x32x16 stencil on torus 16x16x16 ppn 4, auto, 200 ms budget) | | %.3f s | %.2f of 1.5 s |\n", s, s / 1.5
   printf "\nThe mapping step: `%s`.\n", l }'
 echo
 echo "Here 64 processes share 2 cores, so every collective waits for descheduled processes: the plain"
 echo "call with reorder=0 alone takes the time shown, and rankmap's protocol adds an allreduce, a gather,"
 echo "a broadcast, a communicator creation and a point-to-point exchange of the same kind. The part"
-echo "under rankmap's control is the mapping on rank 0 (mahd+refine; refine runs until the 200 ms"
-echo "RANKMAP_TIME_BUDGET_MS), during which the other ranks sleep instead of polling."
+echo "under rankmap's control is the mapping on rank 0 (auto, the default, which runs within the 200 ms"
+echo "of RANKMAP_TIME_BUDGET_MS), during which the other ranks sleep instead of polling."
