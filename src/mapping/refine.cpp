@@ -167,7 +167,10 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
     if (!state.ready()) return initial;
     const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - reserve_ms;
     report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
-    return state.exact_objective() < state.initial_objective() ? state.mapping() : initial;
+    const double exact = state.exact_objective();
+    if (exact >= state.initial_objective()) return initial;
+    report.objective = exact;
+    return state.mapping();
   }
   auto state = std::make_unique<detail::SwapState>(graph, alloc, options, initial, budget);
   if (!state->ready()) return initial;
@@ -199,7 +202,10 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   report.converged = run_within(*state, alloc, options.seed, search_ms(1), attempts_share(max_attempts, kShortenShare),
                                 false, report) &&
                      report.converged;
-  if (state->mapping() == initial || state->exact_objective() > input_mcl) return initial;
+  if (state->mapping() == initial) return initial;
+  const double exact = state->exact_objective();
+  if (exact > input_mcl) return initial;
+  report.objective = exact;
   return state->mapping();
 }
 

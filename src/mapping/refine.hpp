@@ -3,6 +3,8 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include <optional>
+
 namespace rankmap::mapping::detail {
 
 /// What one refine run did.
@@ -13,6 +15,10 @@ struct RefineReport {
   /// Every phase ended at a local optimum (a full sweep kept nothing, or the objective was 0),
   /// not because the budget or the attempt count ran out.
   bool converged = false;
+  /// The objective of the returned mapping, set whenever it is not the input: refine computed it from
+  /// scratch to check its result against the input (MCL summed over the phases, or hop-bytes, in the
+  /// same sums and order as ObjectiveScorer), so auto need not route every flow once more.
+  std::optional<double> objective;
 };
 
 /// map_refine, filling `report`.

@@ -4,6 +4,7 @@
 #include <rankmap/metrics/hop_bytes.hpp>
 
 #include "factories.hpp"
+#include "objective_score.hpp"
 #include "refine.hpp"
 #include "swap_state.hpp"
 
@@ -83,6 +84,7 @@ TEST(Refine, StopsAtALocalOptimumLongBeforeItsBudget) {
   options.initial = &identity;
   detail::RefineReport report;
   EXPECT_EQ(detail::refine_mapping(testing::ring_graph(16), a, options, report), identity);
+  EXPECT_FALSE(report.objective.has_value());
   EXPECT_TRUE(report.converged);
   EXPECT_EQ(report.sweeps, 3);
   EXPECT_EQ(report.kept, 0);
@@ -105,6 +107,10 @@ TEST(Refine, ConvergesFromAScrambledMappingUnderBothObjectives) {
     // One per phase at least (three under MCL, one under hop-bytes), the last of each keeping nothing.
     EXPECT_GE(report.sweeps, objective == Objective::mcl ? 3 : 1);
     EXPECT_NE(better, bad);
+    // Exactly what the scorer gives: auto takes it as the result's score and compares it with the
+    // launcher's order's.
+    ASSERT_TRUE(report.objective.has_value());
+    EXPECT_EQ(*report.objective, detail::ObjectiveScorer(g, a, options)(better).objective);
   }
 }
 
