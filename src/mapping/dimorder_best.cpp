@@ -20,8 +20,8 @@ namespace {
 /// 6! = 720: every order of a 5-D grid and T (Blue Gene/Q) is tried.
 constexpr long long kDefaultMaxCandidates = 720;
 
-/// The share of the budget that ranking the orders by hop-bytes may take; the rest scores them by
-/// the objective, most promising first.
+/// The share of the budget that ranking the orders by hop-bytes may take once the default order is
+/// scored (never past the deadline); the rest scores them by the objective, most promising first.
 constexpr double kScreeningShare = 0.5;
 
 /// The keys whose order matters: dimensions along which the allocation has more than one
@@ -107,7 +107,7 @@ Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocat
   const detail::ObjectiveScorer score(graph, alloc, options);
   Mapping best = laid_along(alloc, orders.front());
   detail::Score best_score = score(best);
-  const Deadline screening(options.time_budget_ms * kScreeningShare);
+  const Deadline screening(std::min(options.time_budget_ms * kScreeningShare, deadline.remaining_ms()));
   for (std::size_t i : screened(graph, alloc, orders, screening)) {
     if (deadline.passed()) break;
     Mapping m = laid_along(alloc, orders[i]);
