@@ -21,7 +21,8 @@ struct RouteStep {
   double fraction;
 };
 
-/// The signed minimal offset of a flow in every dimension, as the cache key.
+/// The magnitude of a flow's minimal offset in every dimension, as the cache key (a torus tie, the
+/// only offset that goes both ways, is k/2).
 struct OffsetKey {
   std::array<std::int32_t, kMaxDims> offset{};
   bool operator==(const OffsetKey&) const = default;
@@ -30,7 +31,8 @@ struct OffsetKeyHash {
   std::size_t operator()(const OffsetKey& k) const noexcept;
 };
 
-/// A translation-invariant grid routing: the route of a flow depends only on its offset vector.
+/// A translation-invariant grid routing: the route of a flow depends only on its offset vector,
+/// and that of a negative offset is the mirror image of the positive one's.
 class PatternRouting : public RoutingModel {
  public:
   explicit PatternRouting(Grid grid);
@@ -44,7 +46,8 @@ class PatternRouting : public RoutingModel {
   virtual std::vector<RouteStep> build_pattern(const OffsetKey& key) const = 0;
 
  private:
-  OffsetKey key_of(const Coords& src, const Coords& dst) const;
+  /// The offsets' magnitudes; bit d of `mirrored` is set where the offset along d is negative.
+  OffsetKey key_of(const Coords& src, const Coords& dst, std::uint32_t& mirrored) const;
   /// Returns the cached pattern, or builds it into `scratch` when the cache is full.
   const std::vector<RouteStep>& pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const;
   template <typename Visit>
