@@ -31,8 +31,8 @@ void split_keys(const topology::Allocation& alloc, detail::DimensionOrder& varyi
   const topology::Grid& grid = alloc.grid();
   for (int d = 0; d < grid.ndims(); ++d) {
     const int first = grid.coord(alloc.node(0), d);
-    const bool varies = std::any_of(alloc.nodes().begin(), alloc.nodes().end(),
-                                    [&](NodeId n) { return grid.coord(n, d) != first; });
+    const bool varies =
+        std::any_of(alloc.nodes().begin(), alloc.nodes().end(), [&](NodeId n) { return grid.coord(n, d) != first; });
     (varies ? varying : fixed).push_back(d);
   }
   (alloc.max_ppn() > 1 ? varying : fixed).push_back(detail::kSlotKey);
@@ -76,19 +76,25 @@ Mapping laid_along(const topology::Allocation& alloc, const detail::DimensionOrd
   return detail::lay_along(detail::slots_in_dimension_order(alloc, order));
 }
 
-/// The indices of orders[1..] by increasing hop-bytes, as many as `deadline` leaves time to measure.
-/// Hop-bytes costs one pass over the edges where MCL routes every flow, so within a budget too short
-/// to score every order (20 ms of auto's 200 at a thousand tasks covers about 8 of 24) the orders
-/// that will be scored are the likely ones, not the first in lexicographic order.
-std::vector<std::size_t> screened(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                                  std::span<const detail::DimensionOrder> orders, const Deadline& deadline) {
-  std::vector<std::pair<double, std::size_t>> ranked;
+/// One order of orders[1..] and its mapping's hop-bytes.
+struct Screened {
+  double hop_bytes;
+  std::size_t order;
+};
+
+/// orders[1..] by increasing hop-bytes, as many as `deadline` leaves time to measure. Hop-bytes
+/// costs one pass over the edges where MCL routes every flow, so within a budget too short to score
+/// every order (20 ms of auto's 200 at a thousand tasks covers about 8 of 24) the orders that will
+/// be scored are the likely ones, not the first in lexicographic order. The mappings are not kept:
+/// 720 orders of 16,384 tasks would hold 47 MB, and laying one out again costs less than scoring it.
+std::vector<Screened> screened(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                               std::span<const detail::DimensionOrder> orders, const Deadline& deadline) {
+  std::vector<Screened> ranked;
   for (std::size_t i = 1; i < orders.size() && !deadline.passed(); ++i)
-    ranked.emplace_back(metrics::hop_bytes(graph, alloc, laid_along(alloc, orders[i])), i);
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::size_t> indices;
-  for (const auto& [hop_bytes, i] : ranked) indices.push_back(i);
-  return indices;
+    ranked.push_back({metrics::hop_bytes(graph, alloc, laid_along(alloc, orders[i])), i});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.hop_bytes < b.hop_bytes; });
+  return ranked;
 }
 
 }  // namespace
@@ -96,8 +102,7 @@ std::vector<std::size_t> screened(const graph::CommGraph& graph, const topology:
 // Scores the default order, then the other dimension orders (at most 720 by default,
 // `dimorder-best:N` for another limit) by the objective (MCL under options.routing, ties broken by
 // hop-bytes) in increasing hop-bytes, and keeps the best; orders are skipped once the budget is spent.
-Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                          const MapOptions& options) {
+Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   topology::require_grid(alloc.network(), "dimorder-best");
   const Deadline deadline(options.time_budget_ms);
   const long long limit = detail::count_parameter(options, "dimorder-best", kDefaultMaxCandidates);
@@ -108,9 +113,15 @@ Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocat
   Mapping best = laid_along(alloc, orders.front());
   detail::Score best_score = score(best);
   const Deadline screening(std::min(options.time_budget_ms * kScreeningShare, deadline.remaining_ms()));
-  for (std::size_t i : screened(graph, alloc, orders, screening)) {
+  const std::vector<Screened> ranked = screened(graph, alloc, orders, screening);
+  if (options.objective == Objective::hop_bytes) {  // the screening has scored them all
+    if (!ranked.empty() && ranked.front().hop_bytes < best_score.objective)
+      best = laid_along(alloc, orders[ranked.front().order]);
+    return best;
+  }
+  for (const Screened& candidate : ranked) {
     if (deadline.passed()) break;
-    Mapping m = laid_along(alloc, orders[i]);
+    Mapping m = laid_along(alloc, orders[candidate.order]);
     const detail::Score s = score(m);
     if (s < best_score) best = std::move(m), best_score = s;
   }

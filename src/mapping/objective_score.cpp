@@ -28,14 +28,10 @@ std::optional<Score> ObjectiveScorer::score(std::span<const SlotId> slot_of,
     result.objective = result.hop_bytes;
     return result;
   }
-  // Phases run one after another, each waiting for its own busiest channel.
   const std::span<const graph::CommGraph> phases = phases_.empty() ? std::span(&graph_, 1) : phases_;
-  for (const graph::CommGraph& phase : phases) {
-    const std::optional<std::vector<double>> loads =
-        metrics::channel_loads(metrics::node_flows(phase, alloc_, slot_of), *routing_, should_stop);
-    if (!loads) return std::nullopt;
-    result.objective += metrics::max_channel_load(*loads);
-  }
+  const std::optional<double> mcl = metrics::phased_max_channel_load(phases, alloc_, slot_of, *routing_, should_stop);
+  if (!mcl) return std::nullopt;
+  result.objective = *mcl;
   return result;
 }
 

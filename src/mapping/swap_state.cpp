@@ -26,8 +26,8 @@ constexpr double kSquaresWeight = 0.3;
 constexpr int kHotRadius = 2;
 
 /// True if some minimal path from s to t leaves node u along dimension d in direction dir.
-bool may_cross(const topology::Grid& g, const topology::Coords& s, const topology::Coords& t,
-               const topology::Coords& u, int d, topology::Direction dir) {
+bool may_cross(const topology::Grid& g, const topology::Coords& s, const topology::Coords& t, const topology::Coords& u,
+               int d, topology::Direction dir) {
   for (int e = 0; e < g.ndims(); ++e) {
     const int k = g.extent(e);
     const int off = g.offset(s[e], t[e], e);
@@ -64,6 +64,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
   } else {
     routing_ = topology::make_routing_model(alloc.network(), options.routing);
     hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
+    phase_graphs_ = options.phases.empty() ? std::span(&graph, 1) : options.phases;
     if (options.phases.empty()) phases_.emplace_back(&graph, &in_);
     phase_in_.reserve(options.phases.size());
     for (const graph::CommGraph& phase : options.phases) {
@@ -75,8 +76,8 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
   evaluation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The same sums in the same order as metrics::channel_loads, so that initial_objective() and
-// exact_objective() are computed alike, but with a look at the clock every 1024 flows.
+// The loads come from metrics::channel_loads, as exact_objective()'s and the scorer's do, so that
+// the three agree bit for bit.
 void SwapState::initial_loads(const Deadline& deadline) {
   channels_ = alloc_.network().num_channel_slots();
   initial_objective_ = 0;
@@ -84,17 +85,14 @@ void SwapState::initial_loads(const Deadline& deadline) {
   for (const Phase& phase : phases_) bytes += phase.graph->total_weight();
   load_scale_ = std::max(bytes / static_cast<double>(channels_), 1.0);
   for (Phase& phase : phases_) {
-    const std::vector<metrics::NodeFlow> flows = metrics::node_flows(*phase.graph, alloc_, slot_of_);
-    std::vector<double> loads(static_cast<std::size_t>(channels_), 0.0);
-    for (std::size_t i = 0; i < flows.size(); ++i) {
-      if (i % 1024 == 0 && deadline.passed()) return;
-      routing_->add_flow(flows[i].src, flows[i].dst, flows[i].bytes, loads);
-    }
-    const double mcl = metrics::max_channel_load(loads);
+    const std::optional<std::vector<double>> loads = metrics::channel_loads(
+        metrics::node_flows(*phase.graph, alloc_, slot_of_), *routing_, [&deadline] { return deadline.passed(); });
+    if (!loads) return;
+    const double mcl = metrics::max_channel_load(*loads);
     initial_objective_ += mcl;
     phase.inv_scale = mcl > 0 ? 1.0 / mcl : 1.0;
-    for (double l : loads) sum_penalty_ += penalty(phase, l), sum_squares_ += l * l;
-    phase.loads = std::make_unique<MaxTree>(loads);
+    for (double l : *loads) sum_penalty_ += penalty(phase, l), sum_squares_ += l * l;
+    phase.loads = std::make_unique<MaxTree>(*loads);
   }
   delta_.assign(static_cast<std::size_t>(channels_) * phases_.size(), 0.0);
   marked_.assign(delta_.size(), 0);
@@ -132,9 +130,7 @@ double SwapState::objective() const {
 
 double SwapState::exact_objective() const {
   if (!routing_) return metrics::hop_bytes(graph_, alloc_, slot_of_);
-  double sum = 0;
-  for (const Phase& phase : phases_) sum += metrics::max_channel_load(*phase.graph, alloc_, slot_of_, *routing_);
-  return sum;
+  return metrics::phased_max_channel_load(phase_graphs_, alloc_, slot_of_, *routing_);
 }
 
 bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a, b) : try_swap_hop_bytes(a, b); }
@@ -309,9 +305,8 @@ bool SwapState::judge_and_apply(double hop_delta) {
   // Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
   // tolerance only absorbs rounding with fractional ones.
   const double tolerance = 1e-12 * hop_bytes_;
-  const bool secondary_drops =
-      hop_delta < -tolerance ||
-      (goal_ == Goal::objective && hop_delta <= tolerance && penalty_delta < -1e-12 * sum_penalty_);
+  const bool secondary_drops = hop_delta < -tolerance || (goal_ == Goal::objective && hop_delta <= tolerance &&
+                                                          penalty_delta < -1e-12 * sum_penalty_);
   bool hottest_touched = false;
   for (std::size_t p = 0; p < phases_.size() && !hottest_touched; ++p)
     hottest_touched = marked_[phased_channel(p, static_cast<ChannelId>(phases_[p].loads->argmax()))];

@@ -10,6 +10,7 @@
 #include "network_geometry.hpp"
 
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace rankmap::mapping::detail {
@@ -145,10 +146,11 @@ class SwapState {
   NodeLookup lookup_;
   DenseHops hops_;
   graph::InEdges in_;
-  std::vector<graph::InEdges> phase_in_;  ///< of options.phases
-  std::vector<Phase> phases_;      ///< under MCL
-  ChannelId channels_ = 0;         ///< per phase; channel c of phase p is p * channels_ + c in delta_
-  int hot_phase_ = 0;              ///< the phase hot_tasks() looks at next
+  std::vector<graph::InEdges> phase_in_;            ///< of options.phases
+  std::vector<Phase> phases_;                       ///< under MCL
+  std::span<const graph::CommGraph> phase_graphs_;  ///< options.phases, or the graph alone
+  ChannelId channels_ = 0;                          ///< per phase; channel c of phase p is p * channels_ + c in delta_
+  int hot_phase_ = 0;                               ///< the phase hot_tasks() looks at next
   bool ready_ = false;
   Goal goal_ = Goal::objective;
   double evaluation_ms_ = 0;

@@ -41,8 +41,20 @@ double max_channel_load(const graph::CommGraph& graph, const topology::Allocatio
 
 double phased_max_channel_load(std::span<const graph::CommGraph> phases, const topology::Allocation& alloc,
                                std::span<const SlotId> slot_of, const topology::RoutingModel& routing) {
+  return *phased_max_channel_load(phases, alloc, slot_of, routing, [] { return false; });
+}
+
+std::optional<double> phased_max_channel_load(std::span<const graph::CommGraph> phases,
+                                              const topology::Allocation& alloc, std::span<const SlotId> slot_of,
+                                              const topology::RoutingModel& routing,
+                                              const std::function<bool()>& should_stop) {
   double sum = 0;
-  for (const graph::CommGraph& phase : phases) sum += max_channel_load(phase, alloc, slot_of, routing);
+  for (const graph::CommGraph& phase : phases) {
+    const std::optional<std::vector<double>> loads =
+        channel_loads(node_flows(phase, alloc, slot_of), routing, should_stop);
+    if (!loads) return std::nullopt;
+    sum += max_channel_load(*loads);
+  }
   return sum;
 }
 

@@ -33,5 +33,10 @@ double max_channel_load(const graph::CommGraph& graph, const topology::Allocatio
 /// own busiest channel. 0 when there are no phases.
 double phased_max_channel_load(std::span<const graph::CommGraph> phases, const topology::Allocation& alloc,
                                std::span<const SlotId> slot_of, const topology::RoutingModel& routing);
+/// The same sum, or nothing once `should_stop` returns true (asked as channel_loads asks it).
+std::optional<double> phased_max_channel_load(std::span<const graph::CommGraph> phases,
+                                              const topology::Allocation& alloc, std::span<const SlotId> slot_of,
+                                              const topology::RoutingModel& routing,
+                                              const std::function<bool()>& should_stop);
 
 }  // namespace rankmap::metrics
