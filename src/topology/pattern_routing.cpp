@@ -37,17 +37,22 @@ OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst, std::uint
   return key;
 }
 
+std::vector<RouteStep> PatternRouting::marked(std::vector<RouteStep> steps) {
+  for (std::size_t i = 0; i < steps.size(); ++i) steps[i].new_point = i == 0 || steps[i].rel != steps[i - 1].rel;
+  return steps;
+}
+
 const std::vector<RouteStep>& PatternRouting::pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const {
   {
     std::shared_lock lock(cache_mutex_);
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     if (cached_steps_ >= kMaxCachedSteps) {
       lock.unlock();
-      scratch = build_pattern(key);
+      scratch = marked(build_pattern(key));
       return scratch;
     }
   }
-  std::vector<RouteStep> built = build_pattern(key);
+  std::vector<RouteStep> built = marked(build_pattern(key));
   std::unique_lock lock(cache_mutex_);
   auto [it, inserted] = cache_.try_emplace(key, std::move(built));
   if (inserted) cached_steps_ += it->second.size();
@@ -70,11 +75,9 @@ void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) con
     stride[d] = static_cast<int>(grid_.stride(d));
   }
   // Patterns list the steps out of one point together, so the node is found once per point.
-  const std::array<std::int16_t, kMaxDims>* rel = nullptr;
   NodeId node = 0;
   for (const RouteStep& step : steps) {
-    if (!rel || step.rel != *rel) {
-      rel = &step.rel;
+    if (step.new_point) {
       node = 0;
       for (int d = 0; d < n; ++d) {
         int c = s[d] + sign[d] * step.rel[d];
