@@ -320,11 +320,16 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     if (best.score < longer.score || longer.score < best.score) finished.insert(finished.begin(), std::move(longer));
   }
   // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
-  // best first: routing every one of them cost more than the budget at 16,384 tasks.
+  // best first: routing every one of them cost more than the budget at 16,384 tasks. The search
+  // ends at the launcher's order's score: when the hedge refused the launcher's order refined, the
+  // next that passed could be worse than the launcher's order itself (ring on 125 scattered nodes).
   std::vector<std::string> refused;
-  const auto passes = std::find_if(finished.begin(), finished.end(),
-                                   [&](Candidate& c) { return !hedge.refuses(c) || (refused.push_back(c.name), false); });
-  const Candidate& winner = passes != finished.end() ? *passes : launcher;
+  std::vector<detail::Score> ranked;
+  for (const Candidate& c : finished) ranked.push_back(c.score);
+  const std::optional<std::size_t> kept = detail::first_kept(ranked, launcher.score, [&](std::size_t k) {
+    return hedge.refuses(finished[k]) && (refused.push_back(finished[k].name), true);
+  });
+  const Candidate& winner = kept ? finished[*kept] : launcher;
   if (options.choice) {
     options.choice->chosen = winner.name;
     options.choice->detail = describe(finished, refused, options.objective);
@@ -332,6 +337,13 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     options.choice->objectives = MeasuredObjectives{launcher.score.objective, winner.score.objective};
   }
   return winner.mapping;
+}
+
+std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, const Score& launcher,
+                                              const std::function<bool(std::size_t)>& refuses) {
+  for (std::size_t k = 0; k < ranked.size() && ranked[k] < launcher; ++k)
+    if (!refuses(k)) return k;
+  return std::nullopt;
 }
 
 std::span<const detail::PortfolioMember> detail::core_members() { return kCoreMembers; }

@@ -3,6 +3,11 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include "objective_score.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -29,6 +34,12 @@ struct PortfolioMember {
   /// Built before the others when the allocation is every node of the network.
   bool first_on_whole_machine = false;
 };
+
+/// Which of the finished starts, ranked best first, auto keeps: the first that scores below the
+/// launcher's order and that `refuses` lets through; none means the launcher's order. `refuses` may
+/// route every flow, so it is asked best first and no further than the launcher's order's score.
+std::optional<std::size_t> first_kept(std::span<const Score> ranked, const Score& launcher,
+                                      const std::function<bool(std::size_t)>& refuses);
 
 /// The members of the core library's auto, in the order they are built.
 std::span<const PortfolioMember> core_members();

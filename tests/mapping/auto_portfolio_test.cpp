@@ -4,11 +4,14 @@
 #include <rankmap/metrics/channel_load.hpp>
 
 #include "factories.hpp"
+#include "portfolio.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 namespace rankmap::mapping {
 namespace {
@@ -184,6 +187,29 @@ TEST(Auto, RejectsAParameterItDoesNotKnow) {
         },
         InputError)
         << chain;
+}
+
+// When the hedge refuses the launcher's order refined, the launcher's order itself must still win
+// over every start that scores worse than it, even one that passes the hedge. On the training set
+// (ring on 125 scattered nodes, with grasp tried as a member) auto once kept a start with an MCL of
+// 2 where the launcher's order had 1.73: the refined order was refused and the next that passed
+// was worse.
+TEST(Auto, KeepsNoStartThatScoresWorseThanTheLauncherOrder) {
+  const detail::Score launcher{1.73, 10};
+  const std::vector<detail::Score> ranked = {{1.5, 9}, {1.6, 9}, {2.0, 8}, {2.1, 7}};
+  std::vector<std::size_t> asked;
+  const auto refuse_first_two = [&](std::size_t k) { return asked.push_back(k), k < 2; };
+  EXPECT_EQ(detail::first_kept(ranked, launcher, refuse_first_two), std::nullopt);
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 1}));  // nothing worse than the launcher's order is routed
+  asked.clear();
+  const auto refuse_first = [&](std::size_t k) { return asked.push_back(k), k < 1; };
+  EXPECT_EQ(detail::first_kept(ranked, launcher, refuse_first), std::optional<std::size_t>{1});
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 1}));
+  // A start that only ties the launcher's order loses to it, even on hop-bytes' tie-break.
+  EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.73, 10}}, launcher, [](std::size_t) { return false; }),
+            std::nullopt);
+  EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.73, 9}}, launcher, [](std::size_t) { return false; }),
+            std::optional<std::size_t>{0});
 }
 
 }  // namespace
