@@ -17,7 +17,8 @@ namespace {
 
 /// The starting temperature as a fraction of the initial score; it falls linearly to 0. On NAS-BT's
 /// seven phases on torus:8x8x8 (1,024 tasks) with 240 s, 2e-4 and 1e-4 ended at phased MCLs 6% and
-/// 9% below 4e-4's, which wandered for most of its budget (docs/algorithms.md).
+/// 9% below 4e-4's, which wandered for most of its budget. On a training set of other sweeps, not
+/// reported anywhere, 2e-4 and 4e-4 tied and lower values were worse (docs/algorithms.md, anneal).
 constexpr double kInitialTemperature = 2e-4;
 /// At these many evenly spaced checkpoints the weight of the channels at the maximum is lowered
 /// (from 1 to 0, with the temperature) and the mapping kept if its objective is the best yet (a

@@ -17,7 +17,9 @@ namespace {
 /// The weights, in annealing_score(), of a channel at its phase's MCL and of the squared loads,
 /// against the bytes per channel. A channel off the maximum is worth about 1/1000 of a whole flow
 /// of NAS-BT's sweep on torus:8x8x8, where these were tuned: enough to let an MCL rise in one phase
-/// if that frees hundreds of channels, which is how the search leaves the identity's plateaus.
+/// if that frees hundreds of channels, which is how the search leaves the identity's plateaus. On a
+/// training set of other sweeps, without either term the search barely left its start
+/// (bench/anneal_tuning.py; docs/algorithms.md, anneal).
 constexpr double kCountWeight = 1.7;
 constexpr double kSquaresWeight = 0.3;
 
