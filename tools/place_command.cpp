@@ -157,7 +157,8 @@ void run_place(const PlaceCommand& o) {
   const mapping::Mapping candidate =
       mapping::run_chain(o.mapping.algorithm, mapping::all_algorithms(), p.graph, p.alloc, options);
   const double before = objective(p.launcher), after = objective(candidate);
-  const mapping::AcceptanceTest test{before, after, gain_needed, mapping::checks_dor(options, p.alloc.network()), {}};
+  const mapping::AcceptanceTest test{before, after, gain_needed, mapping::checks_dor(options, p.alloc.network()), {},
+                                     p.phases};
   const std::string refusal = mapping::refusal_of(test, p.graph, p.alloc, candidate, p.launcher);
   const bool placed = refusal.empty();
   mapping::Mapping chosen = placed ? candidate : p.launcher;

@@ -36,22 +36,26 @@ bool checks_dor(const MapOptions& options, const topology::Network& network) {
 }
 
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                            std::span<const SlotId> slot_of) {
+                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases) {
   topology::RoutingSpec fixed;
   fixed.kind = static_routing_of(alloc.network());
-  return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.network(), fixed));
+  return metrics::phased_max_channel_load(metrics::phases_or_whole(graph, phases), alloc, slot_of,
+                                          *topology::make_routing_model(alloc.network(), fixed));
 }
 
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,
                        std::span<const SlotId> candidate, std::span<const SlotId> launcher) {
   if (!(test.after < test.before * (1 - test.min_gain))) return "gain below RANKMAP_MIN_GAIN";
   if (!test.check_dor) return "";
-  const double dor_before = test.known_dor ? test.known_dor->launcher : dor_max_channel_load(graph, alloc, launcher);
-  const double dor_after = test.known_dor ? test.known_dor->chosen : dor_max_channel_load(graph, alloc, candidate);
+  const double dor_before =
+      test.known_dor ? test.known_dor->launcher : dor_max_channel_load(graph, alloc, launcher, test.phases);
+  const double dor_after =
+      test.known_dor ? test.known_dor->chosen : dor_max_channel_load(graph, alloc, candidate, test.phases);
   if (!raises_load(dor_after, dor_before)) return "";
-  char text[160];
-  std::snprintf(text, sizeof text, "raises the MCL under %s routing (%.4g -> %.4g; no routing named)",
-                static_routing_name(alloc.network()), dor_before, dor_after);
+  char text[200];
+  std::snprintf(text, sizeof text, "raises the MCL under %s routing%s (%.4g -> %.4g; no routing named)",
+                static_routing_name(alloc.network()), test.phases.empty() ? "" : ", summed over the phases",
+                dor_before, dor_after);
   return text;
 }
 

@@ -28,8 +28,8 @@ std::optional<Score> ObjectiveScorer::score(std::span<const SlotId> slot_of,
     result.objective = result.hop_bytes;
     return result;
   }
-  const std::span<const graph::CommGraph> phases = phases_.empty() ? std::span(&graph_, 1) : phases_;
-  const std::optional<double> mcl = metrics::phased_max_channel_load(phases, alloc_, slot_of, *routing_, should_stop);
+  const std::optional<double> mcl = metrics::phased_max_channel_load(metrics::phases_or_whole(graph_, phases_), alloc_,
+                                                                     slot_of, *routing_, should_stop);
   if (!mcl) return std::nullopt;
   result.objective = *mcl;
   return result;

@@ -66,7 +66,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
   } else {
     routing_ = topology::make_routing_model(alloc.network(), options.routing);
     hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
-    phase_graphs_ = options.phases.empty() ? std::span(&graph, 1) : options.phases;
+    phase_graphs_ = metrics::phases_or_whole(graph, options.phases);
     if (options.phases.empty()) phases_.emplace_back(&graph, &in_);
     phase_in_.reserve(options.phases.size());
     for (const graph::CommGraph& phase : options.phases) {

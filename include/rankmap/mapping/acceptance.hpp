@@ -28,6 +28,10 @@ struct AcceptanceTest {
   /// (Choice::dor_loads of auto, whose launcher's order is the identity); refusal_of then routes
   /// neither again. Leave empty unless both were measured on exactly these two mappings' nodes.
   std::optional<DorLoads> known_dor;
+  /// The phases the objective was summed over (MapOptions::phases), if any: the static routing's
+  /// load is then summed over them too. A sweep's aggregate graph can load the static routing's
+  /// busiest channel less while every sweep direction loads its own more (BT on SimGrid's torus).
+  std::span<const graph::CommGraph> phases;
 };
 
 /// Whether the hedge applies: the objective is MCL, the user named no routing, and the network's
@@ -39,9 +43,10 @@ bool checks_dor(const MapOptions& options, const topology::Network& network);
 /// The maximum channel load under the network's static routing: dimension-ordered (dimension 0
 /// first) on a torus or mesh, SimGrid's d-mod-k on a fat-tree, SimGrid's minimal on a dragonfly;
 /// the second routing that the hedge checks when the user named none. (The name is older than the
-/// fat-trees and dragonflies.)
+/// fat-trees and dragonflies.) With `phases`, the sum of their loads, as the objective sums them
+/// (metrics::phased_max_channel_load).
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                            std::span<const SlotId> slot_of);
+                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases = {});
 
 /// Whether `load` rises above `reference_load`, past the rounding of sums taken in another order.
 inline bool raises_load(double load, double reference_load) { return load > reference_load * (1 + 1e-9); }

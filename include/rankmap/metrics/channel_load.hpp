@@ -39,4 +39,11 @@ std::optional<double> phased_max_channel_load(std::span<const graph::CommGraph> 
                                               const topology::RoutingModel& routing,
                                               const std::function<bool()>& should_stop);
 
+/// What phased_max_channel_load should sum for a graph that may come with phases
+/// (MapOptions::phases): the phases when there are any, otherwise the graph as its one phase.
+inline std::span<const graph::CommGraph> phases_or_whole(const graph::CommGraph& graph,
+                                                         std::span<const graph::CommGraph> phases) {
+  return phases.empty() ? std::span(&graph, 1) : phases;
+}
+
 }  // namespace rankmap::metrics
