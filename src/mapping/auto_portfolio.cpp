@@ -249,7 +249,8 @@ class DorHedge {
 
  private:
   double launcher_load() {
-    if (!launcher_load_) launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()), phases_);
+    if (!launcher_load_)
+      launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()), phases_);
     return *launcher_load_;
   }
 
