@@ -41,6 +41,8 @@ const Instance& instance(const std::string& name) {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:100x100x100"), 1)};
   } else if (name == "empty_1M_torus25x25x50_ppn32") {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:25x25x50"), 32)};
+  } else if (name == "recdoubling_8k_torus8x8x8_ppn16") {
+    i = {pattern("recdoubling", {}, 8192), Allocation::full(Grid::parse("torus:8x8x8"), 16)};
   } else if (name == "stencil3d_1k_torus8x8x16_ppn1") {
     i = {pattern("stencil3d", {16, 8, 8}), Allocation::full(Grid::parse("torus:8x8x16"), 1)};
   } else if (name == "stencil3d_1k_torus4x4x4_ppn16") {
@@ -127,6 +129,15 @@ void register_all() {
     benchmark::RegisterBenchmark((std::string("emahd/") + name).c_str(),
                                  [=](benchmark::State& s) { run_mapper(s, "emahd", name, 1e9); })
         ->Iterations(1)->Unit(kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
+                                 [=](benchmark::State& s) { identity_mcl(s, name); })
+        ->Unit(kMillisecond)->UseRealTime();
+  }
+  // bisect is auto's first member; at 8,192 tasks its run decides whether auto's 200 ms suffice.
+  for (const char* name : {"recdoubling_8k_torus8x8x8_ppn16"}) {
+    benchmark::RegisterBenchmark((std::string("bisect/") + name).c_str(),
+                                 [=](benchmark::State& s) { run_mapper(s, "bisect", name, 1e9); })
+        ->Unit(kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
                                  [=](benchmark::State& s) { identity_mcl(s, name); })
         ->Unit(kMillisecond)->UseRealTime();

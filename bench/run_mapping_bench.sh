@@ -55,6 +55,10 @@ for name, b in named("emahd/"):
     inst = name.split("/")[1]
     base = runs[f"baseline_identity_mcl/{inst}"]
     row("`emahd`", inst, b, "one MCL evaluation of the identity", ms(base, "cpu_time"), "≤ 10,000 ms")
+for name, b in named("bisect/"):
+    inst = name.split("/")[1]
+    base = runs[f"baseline_identity_mcl/{inst}"]
+    row("`bisect`", inst, b, "one MCL evaluation of the identity", ms(base, "cpu_time"), "none (auto's first member)")
 
 out += ["", "`refine` against its time budget (wall clock, which is what the budget limits), starting from "
         "`mahd`'s mapping; each run is the mean of 3. refine keeps back the time of one objective evaluation "
