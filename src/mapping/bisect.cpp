@@ -74,6 +74,19 @@ struct Piece {
   int place = 0;  ///< index of its centre in Bisector::centres_
 };
 
+/// Orders `tasks` by `coordinate` (0 .. extent-1), keeping the present order among equals: what
+/// std::stable_sort does, by counting. A split sorts its tasks along every dimension of the task
+/// grid, and comparison sorts were a third of bisect's time at 8,192 tasks (13 dimensions).
+template <typename Coordinate>
+void stable_sort_by_coordinate(std::vector<TaskId>& tasks, int extent, Coordinate&& coordinate) {
+  std::vector<std::size_t> start(static_cast<std::size_t>(extent) + 1, 0);
+  for (TaskId t : tasks) ++start[coordinate(t) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<TaskId> sorted(tasks.size());
+  for (TaskId t : tasks) sorted[start[coordinate(t)]++] = t;
+  tasks = std::move(sorted);
+}
+
 class Bisector {
  public:
   /// `task_grid`: the graph's task grid (row-major extents), or empty.
@@ -244,7 +257,7 @@ class Bisector {
     const auto start_coord = [&](TaskId t) {
       return (geo_.coord(alloc_.node_index_of_slot(start_[t]), cut_dim_) - cut_origin_ + k) % k;
     };
-    std::stable_sort(order.begin(), order.end(), [&](TaskId x, TaskId y) { return start_coord(x) < start_coord(y); });
+    stable_sort_by_coordinate(order, k, start_coord);
     take_first(order, want);
     if (const double c = cost(tasks); c < cheapest) {
       cheapest = c;
@@ -252,7 +265,7 @@ class Bisector {
     }
     for (std::size_t j = 0; j < task_grid_.size(); ++j) {
       const auto coord = [&](TaskId t) { return (t / task_stride_[j]) % task_grid_[j]; };
-      std::stable_sort(order.begin(), order.end(), [&](TaskId x, TaskId y) { return coord(x) < coord(y); });
+      stable_sort_by_coordinate(order, task_grid_[j], coord);
       for (int way = 0; way < 2; ++way) {
         take_first(order, want);
         const double c = cost(tasks);
