@@ -219,8 +219,17 @@ class Bisector {
   void split_tasks(const Piece& piece, const Piece& first, const Piece& second) {
     std::span<TaskId> tasks(tasks_.data() + piece.task_begin, tasks_.data() + piece.task_end);
     const int want = first.task_end - first.task_begin;
-    if (deadline_.passed()) {  // out of time: the tasks in their present order, nothing scored
-      for (std::size_t i = 0; i < tasks.size(); ++i) side_[tasks[i]] = i < static_cast<std::size_t>(want) ? 0 : 1;
+    const int k = geo_.grid().extent(cut_dim_);
+    const auto start_coord = [&](TaskId t) {
+      return (geo_.coord(alloc_.node_index_of_slot(start_[t]), cut_dim_) - cut_origin_ + k) % k;
+    };
+    std::vector<TaskId> order(tasks.begin(), tasks.end());
+    if (deadline_.passed()) {
+      // Out of time: the starting mapping's order along the cut, nothing scored, so that the levels
+      // left keep its local structure. Tasks in their present order instead made auto's bisect,
+      // cut short at 8,192 tasks, worse than the launcher's order it started from.
+      stable_sort_by_coordinate(order, k, start_coord);
+      for (std::size_t i = 0; i < order.size(); ++i) side_[order[i]] = i < static_cast<std::size_t>(want) ? 0 : 1;
       finish(tasks, first, second);
       return;
     }
@@ -247,16 +256,11 @@ class Bisector {
     }
     // Candidate 1: the cheapest of the current order and, on a task grid, the order along each of
     // its dimensions, either way round: the first tasks go to the first half.
-    std::vector<TaskId> order(tasks.begin(), tasks.end());
     take_first(order, want);
     double cheapest = cost(tasks);
     std::vector<char> kept(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) kept[i] = side_[tasks[i]];
     // The starting mapping's order along the cut: its tasks on the first half's side stay there.
-    const int k = geo_.grid().extent(cut_dim_);
-    const auto start_coord = [&](TaskId t) {
-      return (geo_.coord(alloc_.node_index_of_slot(start_[t]), cut_dim_) - cut_origin_ + k) % k;
-    };
     stable_sort_by_coordinate(order, k, start_coord);
     take_first(order, want);
     if (const double c = cost(tasks); c < cheapest) {

@@ -91,6 +91,21 @@ TEST(Bisect, OutOfTimeStillReturnsAPermutation) {
   EXPECT_TRUE(is_permutation(map_bisect(graph, alloc, options)));
 }
 
+TEST(Bisect, OutOfTimeKeepsWhereItsStartPutEachTask) {
+  // With no time to score a split, each piece's tasks go to the half their start mapping put them
+  // on, so the levels left keep the start's structure rather than the tasks' id order (which here
+  // would give 11,580 hop-bytes: a scrambled start is kept as it is, good or bad).
+  const auto graph = testing::stencil_graph({10, 10, 5}, true);
+  const Allocation alloc = Allocation::full(Grid::parse("torus:5x10x10"), 1);
+  Mapping start(500);
+  for (TaskId t = 0; t < 500; ++t) start[t] = (t * 7) % 500;
+  MapOptions options;
+  options.time_budget_ms = 0;
+  options.initial = &start;
+  EXPECT_DOUBLE_EQ(metrics::hop_bytes(graph, alloc, map_bisect(graph, alloc, options)),
+                   metrics::hop_bytes(graph, alloc, start));
+}
+
 TEST(Bisect, RefusesAParameter) {
   MapOptions options;
   options.parameter = "3";
