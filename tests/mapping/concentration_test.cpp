@@ -27,6 +27,14 @@ TEST(TaskGrid, StencilsAreRecognised) {
   EXPECT_EQ(detect_task_grid(testing::ring_graph(12)), std::vector<int>{12});
 }
 
+TEST(TaskGrid, AHypercubeIsAGridOfTwosInEveryDimension) {
+  // Recursive doubling's partners differ in one bit: six strides, each a neighbour step of extent 2.
+  std::vector<graph::Edge> edges;
+  for (TaskId t = 0; t < 64; ++t)
+    for (TaskId bit = 1; bit < 64; bit *= 2) edges.push_back({t, t ^ bit, 1});
+  EXPECT_EQ(detect_task_grid(graph::CommGraph::from_edges(64, edges)), (std::vector<int>{2, 2, 2, 2, 2, 2}));
+}
+
 TEST(TaskGrid, OtherGraphsAreNot) {
   EXPECT_TRUE(detect_task_grid(testing::random_graph(64, 4, 1)).empty());
   EXPECT_TRUE(detect_task_grid(testing::star_graph(16)).empty());
