@@ -256,14 +256,14 @@ class Bisector {
     }
     // Candidate 1: the cheapest of the current order and, on a task grid, the order along each of
     // its dimensions, either way round: the first tasks go to the first half.
-    take_first(order, want);
-    double cheapest = cost(tasks);
+    assign_first(order, want);
+    double cheapest = ordered_split_cost(tasks);
     std::vector<char> kept(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) kept[i] = side_[tasks[i]];
     // The starting mapping's order along the cut: its tasks on the first half's side stay there.
     stable_sort_by_coordinate(order, k, start_coord);
-    take_first(order, want);
-    if (const double c = cost(tasks); c < cheapest) {
+    assign_first(order, want);
+    if (const double c = ordered_split_cost(tasks); c < cheapest) {
       cheapest = c;
       for (std::size_t i = 0; i < tasks.size(); ++i) kept[i] = side_[tasks[i]];
     }
@@ -271,8 +271,8 @@ class Bisector {
       const auto coord = [&](TaskId t) { return (t / task_stride_[j]) % task_grid_[j]; };
       stable_sort_by_coordinate(order, task_grid_[j], coord);
       for (int way = 0; way < 2; ++way) {
-        take_first(order, want);
-        const double c = cost(tasks);
+        assign_first(order, want);
+        const double c = ordered_split_cost(tasks);
         if (c < cheapest) {
           cheapest = c;
           for (std::size_t i = 0; i < tasks.size(); ++i) kept[i] = side_[tasks[i]];
@@ -305,10 +305,25 @@ class Bisector {
     for (TaskId t : tasks) place_of_[t] = side_[t] == 0 ? first.place : second.place;
   }
 
-  /// The first `want` tasks of `order` to the first half, the others to the second; counts the weights.
-  void take_first(std::span<const TaskId> order, int want) {
+  /// The first `want` tasks of `order` to the first half, the others to the second.
+  void assign_first(std::span<const TaskId> order, int want) {
     for (std::size_t i = 0; i < order.size(); ++i) side_[order[i]] = i < static_cast<std::size_t>(want) ? 0 : 1;
-    count_first(order);
+  }
+
+  /// cost() of the present sides without counting every task's bytes to the first half, which only
+  /// the refinement needs: the ordered candidates (two per task grid dimension) read only the first
+  /// half's edges.
+  double ordered_split_cost(std::span<const TaskId> tasks) const {
+    double cut = 0, ext = 0;
+    for (TaskId t : tasks) {
+      if (side_[t] != 0) continue;
+      ext += ext_[t];
+      const auto targets = sym_.out_neighbors(t);
+      const auto weights = sym_.out_weights(t);
+      for (std::size_t e = 0; e < targets.size(); ++e)
+        if (mark_[targets[e]] == stamp_ && side_[targets[e]] == 1) cut += weights[e];
+    }
+    return span_ * cut + ext;
   }
 
   /// The cost of task t on the first half minus on the second, with its neighbours where they are.
