@@ -159,7 +159,8 @@ void run_place(const PlaceCommand& o) {
       mapping::run_chain(o.mapping.algorithm, mapping::all_algorithms(), p.graph, p.alloc, options);
   // auto compares with the identity; when that is the profile's launcher order, it has scored and
   // routed both mappings already, and each routing of a dense graph can take seconds.
-  const bool measured = mapping::is_identity(p.launcher) && choice.objectives && !std::isnan(choice.objectives->launcher);
+  const bool measured =
+      mapping::is_identity(p.launcher) && choice.objectives && !std::isnan(choice.objectives->launcher);
   const double before = measured ? choice.objectives->launcher : objective(p.launcher);
   const double after = measured ? choice.objectives->chosen : objective(candidate);
   const mapping::AcceptanceTest test{before,

@@ -44,7 +44,8 @@ bool is_neighbour_step(int delta, int extent) { return std::abs(delta) == 1 || s
 /// validations most of bisect's time at 8,192 tasks (recursive doubling, 13 strides).
 class StrideQuotients {
  public:
-  StrideQuotients(std::int64_t tasks, std::span<const std::int64_t> strides) : strides_(strides.begin(), strides.end()) {
+  StrideQuotients(std::int64_t tasks, std::span<const std::int64_t> strides)
+      : strides_(strides.begin(), strides.end()) {
     quotients_.resize(strides_.size(), std::vector<std::int32_t>(static_cast<std::size_t>(tasks)));
     for (std::size_t i = 0; i < strides_.size(); ++i)
       for (std::int64_t t = 0; t < tasks; ++t) quotients_[i][t] = static_cast<std::int32_t>(t / strides_[i]);
