@@ -229,7 +229,7 @@ class Bisector {
       // left keep its local structure. Tasks in their present order instead made auto's bisect,
       // cut short at 8,192 tasks, worse than the launcher's order it started from.
       stable_sort_by_coordinate(order, k, start_coord);
-      for (std::size_t i = 0; i < order.size(); ++i) side_[order[i]] = i < static_cast<std::size_t>(want) ? 0 : 1;
+      assign_first(order, want);
       finish(tasks, first, second);
       return;
     }
@@ -282,7 +282,6 @@ class Bisector {
     }
     for (std::size_t i = 0; i < tasks.size(); ++i) side_[tasks[i]] = kept[i];
     if (deadline_.passed()) {  // out of time: the cheapest ordered split, unimproved
-      for (std::size_t i = 0; i < tasks.size(); ++i) side_[tasks[i]] = kept[i];
       finish(tasks, first, second);
       return;
     }
