@@ -21,27 +21,20 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import experiment  # noqa: E402
+import sweep_phases  # noqa: E402
 
 
-def read_graph(path):
-    with open(path) as f:
-        lines = [line for line in f if not line.startswith("%")]
-    tasks = int(lines[0].split()[0])
-    return tasks, [tuple(line.split()) for line in lines[1:]]
-
-
-def write_offset_phases(graph, folder):
+def write_offset_phases(graph, tasks, folder):
     """Writes one Matrix Market file per rank offset; returns their paths."""
-    tasks, entries = read_graph(graph)
-    by_offset = defaultdict(list)
-    for i, j, w in entries:
-        by_offset[(int(j) - int(i)) % tasks].append(f"{i} {j} {w}\n")
+    by_offset = defaultdict(dict)
+    for (i, j), w in sweep_phases.read_mtx(graph).items():
+        by_offset[(j - i) % tasks][(i, j)] = w
     paths = []
-    for offset, lines in sorted(by_offset.items()):
+    for offset, edges in sorted(by_offset.items()):
         path = os.path.join(folder, f"offset{offset}.mtx")
         with open(path, "w") as f:
-            f.write(f"%%MatrixMarket matrix coordinate real general\n{tasks} {tasks} {len(lines)}\n")
-            f.writelines(lines)
+            f.write(f"%%MatrixMarket matrix coordinate real general\n{tasks} {tasks} {len(edges)}\n")
+            f.writelines(f"{i + 1} {j + 1} {w:.17g}\n" for (i, j), w in sorted(edges.items()))
         paths.append(path)
     return paths
 
@@ -64,8 +57,8 @@ def main():
     args = parser.parse_args()
     results = {(r["config"], r["program"], r["mapping"]): r
                for r in map(json.loads, open(os.path.join(args.out, "results.jsonl")))}
-    files = {(r["config"], r["program"], r["mapping"]): r["file"]
-             for r in map(json.loads, open(os.path.join(args.out, "mappings.jsonl")))}
+    mappings = {(r["config"], r["program"], r["mapping"]): r
+                for r in map(json.loads, open(os.path.join(args.out, "mappings.jsonl")))}
     rows = []
     print("| platform | program | mapping | offsets | offset-phased DOR | aggregate DOR | aggregate adaptive | simulated |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
@@ -74,14 +67,15 @@ def main():
             continue
         identity = results.get((config, program, "identity"))
         graph = os.path.join(args.out, "runs", config, program, "graph.mtx")
-        if not identity or not os.path.exists(graph) or (config, program, mapping) not in files:
+        if not identity or not os.path.exists(graph) or (config, program, mapping) not in mappings:
             continue
         conf = experiment.CONFIGS[config]
         plat = {"alloc": os.path.join(args.out, "platforms", config, "alloc.txt")}
         with tempfile.TemporaryDirectory() as folder:
-            phases = write_offset_phases(graph, folder)
+            row = mappings[(config, program, mapping)]
+            phases = write_offset_phases(graph, row["tasks"], folder)
             base = evaluate(args.rankmap, plat, conf["ppn"], graph, None, phases)
-            mine = evaluate(args.rankmap, plat, conf["ppn"], graph, files[(config, program, mapping)], phases)
+            mine = evaluate(args.rankmap, plat, conf["ppn"], graph, row["file"], phases)
         ratios = [m / b for m, b in zip(mine, base)]
         time_ratio = result["comm_time"] / identity["comm_time"]
         rows.append({"config": config, "program": program, "mapping": mapping, "offsets": len(phases),
