@@ -3,27 +3,25 @@
 
 namespace rankmap::topology::detail {
 
-// The share of an edge is (paths from the source to it) x (paths from it to a destination)
-// over all paths, which counts every minimal path once, ties included.
+// A path drawn evenly from all minimal paths (ties included) is a walk that leaves each point by
+// each step with the fraction of the point's paths that take it; the flow through a point times
+// that fraction is the edge's share. Counting paths instead would overflow (see path_fraction).
 std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) const {
   const MinimalPathBox box(grid(), key);
-  const auto& order = box.points_in_order();
-  std::vector<double> from_source(box.num_points(), 0.0), to_dest(box.num_points(), 0.0);
-  from_source[order.front()] = 1.0;
-  for (std::uint32_t p : order)
-    box.for_each_step(p, [&](std::uint32_t q, int, Direction) { from_source[q] += from_source[p]; });
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const std::uint32_t p = *it;
-    if (box.is_destination(p)) to_dest[p] = 1.0;
-    else box.for_each_step(p, [&](std::uint32_t q, int, Direction) { to_dest[p] += to_dest[q]; });
-  }
-  const double total = to_dest[order.front()];
+  std::vector<double> through(box.num_points(), 0.0);
+  through[box.points_in_order().front()] = 1.0;
   std::vector<RouteStep> steps;
   steps.reserve(box.num_steps());
-  for (std::uint32_t p : order)
+  for (std::uint32_t p : box.points_in_order()) {
+    if (through[p] == 0.0) continue;
     box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
-      steps.push_back(box.make_step(p, dim, dir, from_source[p] * to_dest[q] / total));
+      const double share = through[p] * box.path_fraction(p, dim);
+      // Shares too small for a double (far from the straight line on a long box) carry nothing.
+      if (share == 0.0) return;
+      through[q] += share;
+      steps.push_back(box.make_step(p, dim, dir, share));
     });
+  }
   return steps;
 }
 

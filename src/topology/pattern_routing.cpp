@@ -175,6 +175,17 @@ bool MinimalPathBox::is_destination(std::uint32_t point) const {
   return true;
 }
 
+// Minimal paths from a point with h_d hops left in each dimension: (sum h)! / prod h_d!, doubled
+// per tie dimension still at its fork. A step in dimension d leaves h_d - 1 there, so it carries
+// h_d / sum h of them, halved at a fork.
+double MinimalPathBox::path_fraction(std::uint32_t point, int dim) const {
+  int hops_left = 0;
+  for (int d = 0; d < ndims_; ++d) hops_left += magnitude_[d] - std::abs(signed_position(point, d));
+  const int in_dim = magnitude_[dim] - std::abs(signed_position(point, dim));
+  const bool fork = tie_[dim] && signed_position(point, dim) == 0;
+  return static_cast<double>(in_dim) / (fork ? 2.0 * hops_left : hops_left);
+}
+
 RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction) const {
   RouteStep step{};
   for (int d = 0; d < ndims_; ++d) step.rel[d] = static_cast<std::int16_t>(signed_position(point, d));

@@ -81,6 +81,10 @@ class MinimalPathBox {
   /// The productive steps out of `point`: calls visit(next_point, dim, dir).
   template <typename Visit>
   void for_each_step(std::uint32_t point, Visit&& visit) const;
+  /// The fraction of the minimal paths from `point` that leave it by a step in dimension `dim`
+  /// (by each of the two steps where a tie dimension forks). It is a ratio of path counts, which
+  /// themselves overflow a double on grids of a few hundred nodes a side.
+  double path_fraction(std::uint32_t point, int dim) const;
   /// The step as a RouteStep with the given fraction.
   RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction) const;
 
