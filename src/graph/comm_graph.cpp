@@ -54,15 +54,57 @@ CommGraph CommGraph::transposed() const {
   return from_edges(num_tasks_, std::move(e));
 }
 
+// Merges each task's out-list with its in-list (both sorted by neighbour) instead of sorting the
+// doubled edge list: that sort took 16 to 35 ms at 8,192 tasks, and every member of auto
+// symmetrizes the graph. The result is what from_edges gives the doubled list: a pair's two weights
+// added to 0 (the sum of two is the same in either order), the total in task order.
 CommGraph CommGraph::symmetrized() const {
-  std::vector<Edge> e;
-  e.reserve(2 * targets_.size());
-  for (const Edge& x : edges()) {
-    if (x.src == x.dst) continue;
-    e.push_back(x);
-    e.push_back({x.dst, x.src, x.weight});
+  const std::vector<std::int64_t> in_offsets = in_list_offsets();
+  std::vector<TaskId> in_sources(static_cast<std::size_t>(in_offsets.back()));
+  std::vector<double> in_weights(in_sources.size());
+  std::vector<std::int64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
+  for (TaskId t = 0; t < num_tasks_; ++t)  // sources in increasing order, so every in-list is sorted
+    for (std::int64_t k = offsets_[t]; k < offsets_[t + 1]; ++k)
+      if (targets_[k] != t) {
+        const std::int64_t at = cursor[targets_[k]]++;
+        in_sources[at] = t;
+        in_weights[at] = weights_[k];
+      }
+  CommGraph g;
+  g.num_tasks_ = num_tasks_;
+  g.offsets_.assign(static_cast<std::size_t>(num_tasks_) + 1, 0);
+  g.targets_.reserve(2 * targets_.size());
+  g.weights_.reserve(2 * targets_.size());
+  for (TaskId t = 0; t < num_tasks_; ++t) {
+    std::int64_t out = offsets_[t], in = in_offsets[t];
+    const std::int64_t out_end = offsets_[t + 1], in_end = in_offsets[t + 1];
+    while (out < out_end || in < in_end) {
+      if (out < out_end && targets_[out] == t) {
+        ++out;
+        continue;
+      }
+      const TaskId u = in == in_end || (out < out_end && targets_[out] < in_sources[in]) ? targets_[out]
+                                                                                          : in_sources[in];
+      double w = 0;
+      if (out < out_end && targets_[out] == u) w += weights_[out++];
+      if (in < in_end && in_sources[in] == u) w += in_weights[in++];
+      g.targets_.push_back(u);
+      g.weights_.push_back(w);
+      g.total_weight_ += w;
+    }
+    g.offsets_[t + 1] = static_cast<std::int64_t>(g.targets_.size());
   }
-  return from_edges(num_tasks_, std::move(e));
+  return g;
+}
+
+/// Where each task's list of incoming edges (self-loops left out) starts, as in offsets_.
+std::vector<std::int64_t> CommGraph::in_list_offsets() const {
+  std::vector<std::int64_t> in_offsets(static_cast<std::size_t>(num_tasks_) + 1, 0);
+  for (TaskId t = 0; t < num_tasks_; ++t)
+    for (std::int64_t k = offsets_[t]; k < offsets_[t + 1]; ++k)
+      if (targets_[k] != t) ++in_offsets[targets_[k] + 1];
+  for (TaskId t = 0; t < num_tasks_; ++t) in_offsets[t + 1] += in_offsets[t];
+  return in_offsets;
 }
 
 std::uint64_t CommGraph::canonical_hash() const {

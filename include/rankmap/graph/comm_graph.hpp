@@ -50,6 +50,8 @@ class CommGraph {
   std::uint64_t canonical_hash() const;
 
  private:
+  std::vector<std::int64_t> in_list_offsets() const;
+
   TaskId num_tasks_ = 0;
   std::vector<std::int64_t> offsets_{0};
   std::vector<TaskId> targets_;
