@@ -8,6 +8,7 @@
 #include "objective_score.hpp"
 #include "portfolio.hpp"
 #include "refine.hpp"
+#include "task_grid.hpp"
 
 #include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/mapping/mapping.hpp>
@@ -301,6 +302,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const long long attempts = attempts_parameter(options);
   const bool timed = attempts == 0;
   const Deadline deadline(options.time_budget_ms);
+  const TaskGridMemo task_grid(graph);
   DorHedge hedge(graph, alloc, options);
   const detail::ObjectiveScorer score(graph, alloc, options);
   const auto scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);

@@ -63,9 +63,10 @@ class StrideQuotients {
 
 /// The bytes-weighted average number of dimensions an edge moves along, if the graph is a stencil
 /// on the grid whose strides (fastest first, 1 leading) are `chain` (at most kTolerance of the
-/// bytes off it); a negative number otherwise.
+/// bytes off it); a negative number otherwise, and also as soon as the average is sure to reach
+/// `to_beat` (it only grows as edges are counted).
 double stencil_spread(const graph::CommGraph& graph, std::span<const std::int64_t> chain,
-                      const StrideQuotients& quotients) {
+                      const StrideQuotients& quotients, double to_beat) {
   const std::int64_t n = graph.num_tasks();
   // Coordinate d of task t is below[d][t] - above[d][t] * extent[d].
   std::vector<std::span<const std::int32_t>> below, above;
@@ -80,6 +81,7 @@ double stencil_spread(const graph::CommGraph& graph, std::span<const std::int64_
   const double total = weighted ? graph.total_weight() : static_cast<double>(graph.num_edges());
   double off_grid = 0, spread = 0;
   for (TaskId a = 0; a < n; ++a) {
+    if (spread / total >= to_beat) return -1;
     const auto targets = graph.out_neighbors(a);
     const auto weights = graph.out_weights(a);
     for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -140,11 +142,9 @@ void enumerate_tiles(std::span<const int> grid, std::span<const double> bytes, s
   }
 }
 
-}  // namespace
-
-std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
+/// The task grid of a graph that passed has_few_offsets.
+std::vector<int> detect_stencil_grid(const graph::CommGraph& graph) {
   const std::int64_t n = graph.num_tasks();
-  if (n < 2 || graph.num_edges() == 0 || !has_few_offsets(graph)) return {};
   std::set<std::int64_t> divisors;
   for (TaskId a = 0; a < graph.num_tasks(); ++a)
     for (TaskId b : graph.out_neighbors(a)) {
@@ -164,15 +164,35 @@ std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
   used.insert(used.end(), candidates.begin(), candidates.end());
   const StrideQuotients quotients(n, used);
   std::vector<int> best;
-  double best_spread = 0;
+  double best_spread = std::numeric_limits<double>::infinity();
   for (const auto& strides : chains) {
-    const double spread = stencil_spread(graph, strides, quotients);
-    if (spread < 0 || (!best.empty() && spread >= best_spread)) continue;
+    const double spread = stencil_spread(graph, strides, quotients, best_spread);
+    if (spread < 0 || spread >= best_spread) continue;
     best.assign(1, static_cast<int>(n / strides.back()));
     for (std::size_t i = strides.size() - 1; i > 0; --i) best.push_back(static_cast<int>(strides[i] / strides[i - 1]));
     best_spread = spread;
   }
   return best;
+}
+
+}  // namespace
+
+thread_local detail::TaskGridMemo* active_memo = nullptr;
+
+detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph) : graph_(&graph), outer_(active_memo) {
+  active_memo = this;
+}
+
+detail::TaskGridMemo::~TaskGridMemo() { active_memo = outer_; }
+
+std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
+  detail::TaskGridMemo* memo = active_memo;
+  while (memo && memo->graph_ != &graph) memo = memo->outer_;
+  if (memo && memo->grid_) return *memo->grid_;
+  std::vector<int> grid;
+  if (graph.num_tasks() >= 2 && graph.num_edges() > 0 && has_few_offsets(graph)) grid = detect_stencil_grid(graph);
+  if (memo) memo->grid_ = grid;
+  return grid;
 }
 
 std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const double> bytes_along, int tile_size) {

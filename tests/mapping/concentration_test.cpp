@@ -2,6 +2,7 @@
 #include <rankmap/mapping/concentration.hpp>
 
 #include "factories.hpp"
+#include "task_grid.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,22 @@ TEST(TaskGrid, OtherGraphsAreNot) {
   EXPECT_TRUE(detect_task_grid(testing::random_graph(64, 4, 1)).empty());
   EXPECT_TRUE(detect_task_grid(testing::star_graph(16)).empty());
   EXPECT_TRUE(detect_task_grid(graph::CommGraph::from_edges(9, {})).empty());
+}
+
+TEST(TaskGrid, AMemoAnswersForItsOwnGraphOnly) {
+  const graph::CommGraph grid = testing::stencil_graph({4, 6}, true);
+  const graph::CommGraph ring = testing::ring_graph(24);
+  const graph::CommGraph random = testing::random_graph(64, 4, 1);
+  const detail::TaskGridMemo outer(ring);
+  {
+    const detail::TaskGridMemo inner(grid);
+    EXPECT_EQ(detect_task_grid(grid), (std::vector<int>{4, 6}));
+    EXPECT_EQ(detect_task_grid(grid), (std::vector<int>{4, 6}));  // from memory
+    EXPECT_EQ(detect_task_grid(ring), std::vector<int>{24});       // the outer memo's graph
+    EXPECT_TRUE(detect_task_grid(random).empty());                 // no memo's graph
+  }
+  EXPECT_EQ(detect_task_grid(ring), std::vector<int>{24});
+  EXPECT_EQ(detect_task_grid(grid), (std::vector<int>{4, 6}));  // its memo is gone, detected again
 }
 
 TEST(TaskGrid, TileFollowsTheHeavyDimension) {
