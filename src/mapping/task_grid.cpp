@@ -175,9 +175,10 @@ std::vector<int> detect_stencil_grid(const graph::CommGraph& graph) {
   return best;
 }
 
-}  // namespace
-
+/// The innermost TaskGridMemo alive on this thread.
 thread_local detail::TaskGridMemo* active_memo = nullptr;
+
+}  // namespace
 
 detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph) : graph_(&graph), outer_(active_memo) {
   active_memo = this;

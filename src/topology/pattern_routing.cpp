@@ -169,12 +169,6 @@ void MinimalPathBox::order_points(bool any_tie) {
   for (std::uint32_t p = 0; p < num_points_; ++p) order_[count[level[p]]++] = p;
 }
 
-bool MinimalPathBox::is_destination(std::uint32_t point) const {
-  for (int d = 0; d < ndims_; ++d)
-    if (std::abs(signed_position(point, d)) != magnitude_[d]) return false;
-  return true;
-}
-
 // Minimal paths from a point with h_d hops left in each dimension: (sum h)! / prod h_d!, doubled
 // per tie dimension still at its fork. A step in dimension d leaves h_d - 1 there, so it carries
 // h_d / sum h of them, halved at a fork.

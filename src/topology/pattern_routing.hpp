@@ -77,7 +77,6 @@ class MinimalPathBox {
   /// Point indices in an order where every step goes from an earlier point to a later one, the
   /// source first.
   const std::vector<std::uint32_t>& points_in_order() const noexcept { return order_; }
-  bool is_destination(std::uint32_t point) const;
   /// The productive steps out of `point`: calls visit(next_point, dim, dir).
   template <typename Visit>
   void for_each_step(std::uint32_t point, Visit&& visit) const;
