@@ -99,5 +99,42 @@ TEST(DimorderBest, UnderHopBytesKeepsTheOrderWithTheFewestHopBytes) {
   EXPECT_LT(lowest, metrics::hop_bytes(g, a, identity_mapping(a.num_slots())));  // else the test shows nothing
 }
 
+/// The lowest MCL under `routing` over every order of the keys, each laid out by hand.
+double lowest_mcl_of_every_order(const graph::CommGraph& g, const Allocation& a, std::string keys,
+                                 std::string_view routing) {
+  const auto model = topology::make_routing_model(a.grid(), routing);
+  std::sort(keys.begin(), keys.end());
+  double lowest = metrics::max_channel_load(g, a, run("dimorder:" + keys, g, a), *model);
+  while (std::next_permutation(keys.begin(), keys.end()))
+    lowest = std::min(lowest, metrics::max_channel_load(g, a, run("dimorder:" + keys, g, a), *model));
+  return lowest;
+}
+
+TEST(DimorderBest, OrdersThatOnlySwapAlikeDimensionsScoreAlike) {
+  // On the whole torus:4x4x4 A, B and C are alike: swapping two of them mirrors the mapping, so
+  // dimorder-best scores 4 of the 24 orders, and must still find the lowest of all 24.
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x4"), 2);
+  const auto g = testing::random_graph(a.num_slots(), 3, 5);
+  const auto adaptive = topology::make_routing_model(a.grid(), "adaptive");
+  EXPECT_DOUBLE_EQ(metrics::max_channel_load(g, a, run("dimorder:ACTB", g, a), *adaptive),
+                   metrics::max_channel_load(g, a, run("dimorder:CBTA", g, a), *adaptive));
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  EXPECT_DOUBLE_EQ(metrics::max_channel_load(g, a, run("dimorder-best", g, a, options), *adaptive),
+                   lowest_mcl_of_every_order(g, a, "ABCT", "adaptive"));
+}
+
+TEST(DimorderBest, DimensionsAreNotAlikeUnderDor) {
+  // dor corrects A first, so swapping A and B changes the loads: every order is scored.
+  const Allocation whole = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto g = testing::random_graph(whole.num_slots(), 3, 4);  // its best dor order puts B before A
+  MapOptions dor;
+  dor.time_budget_ms = 1e6;
+  dor.routing = topology::RoutingSpec::parse("dor");
+  const auto dor_model = topology::make_routing_model(whole.grid(), "dor");
+  EXPECT_DOUBLE_EQ(metrics::max_channel_load(g, whole, run("dimorder-best", g, whole, dor), *dor_model),
+                   lowest_mcl_of_every_order(g, whole, "ABCT", "dor"));
+}
+
 }  // namespace
 }  // namespace rankmap::mapping
