@@ -40,13 +40,18 @@ void split_keys(const topology::Allocation& alloc, detail::DimensionOrder& varyi
   (alloc.max_ppn() > 1 ? varying : fixed).push_back(detail::kSlotKey);
 }
 
-/// Whether swapping grid dimensions a and b maps the allocation onto itself, slot counts included.
-bool swap_keeps_allocation(const topology::Allocation& alloc, int a, int b) {
-  const topology::Grid& grid = alloc.grid();
-  if (grid.extent(a) != grid.extent(b) || grid.is_torus(a) != grid.is_torus(b) || grid.capacity(a) != grid.capacity(b))
-    return false;
+/// Each allocated node's slot count, by grid node.
+std::unordered_map<NodeId, std::size_t> slot_counts(const topology::Allocation& alloc) {
   std::unordered_map<NodeId, std::size_t> slots;
   for (int i = 0; i < alloc.num_nodes(); ++i) slots[alloc.node(i)] = alloc.slots_of_node(i).size();
+  return slots;
+}
+
+/// Whether swapping grid dimensions a and b maps the allocation (its `slots` by node) onto itself.
+bool swap_keeps_allocation(const topology::Grid& grid, const std::unordered_map<NodeId, std::size_t>& slots, int a,
+                           int b) {
+  if (grid.extent(a) != grid.extent(b) || grid.is_torus(a) != grid.is_torus(b) || grid.capacity(a) != grid.capacity(b))
+    return false;
   for (const auto& [node, count] : slots) {
     topology::Coords c = grid.coords_of(node);
     std::swap(c[a], c[b]);
@@ -70,9 +75,10 @@ std::vector<int> alike_dimensions(const topology::Allocation& alloc, const MapOp
                                  options.routing.kind == topology::RoutingKind::adaptive ||
                                  options.routing.kind == topology::RoutingKind::adaptive_hop;
   if (!symmetric_routing) return alike;
+  const auto slots = slot_counts(alloc);
   for (int b = 1; b < n; ++b)
     for (int a = 0; a < b; ++a)
-      if (alike[a] == a && swap_keeps_allocation(alloc, a, b)) {
+      if (alike[a] == a && swap_keeps_allocation(alloc.grid(), slots, a, b)) {
         alike[b] = a;
         break;
       }

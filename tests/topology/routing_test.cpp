@@ -105,32 +105,28 @@ TEST(Routing, AdaptiveAndAdaptiveHopDifferOnAThreeByTwoMesh) {
                                                                 {ch(g, {1, 1}, 0, plus), 9}});
 }
 
-TEST(Routing, AdaptiveHopNamesNoChannelWithAShareThatUnderflowedToZero) {
-  // From (0,0) to (1763,1) the share left to take the y hop halves at every x hop.
-  const Grid g = Grid::parse("mesh:1764x2");
-  const auto model = make_routing_model(g, "adaptive-hop");
+// The shares of the flow from the grid's first node to its last, each expected in (0, 1]; their sum.
+double corner_to_corner_share_sum(std::string_view spec, std::string_view routing) {
+  const Grid g = Grid::parse(spec);
+  const auto model = make_routing_model(g, routing);
   std::vector<ChannelShare> shares;
   model->route(0, g.num_nodes() - 1, shares);
   double total = 0;
   for (const ChannelShare& s : shares) {
-    EXPECT_GT(s.fraction, 0.0) << "channel " << s.channel;
+    EXPECT_TRUE(s.fraction > 0 && s.fraction <= 1) << "channel " << s.channel << ": " << s.fraction;
     total += s.fraction;
   }
-  EXPECT_NEAR(total, 1764.0, 1e-6);
+  return total;
+}
+
+TEST(Routing, AdaptiveHopNamesNoChannelWithAShareThatUnderflowedToZero) {
+  // From (0,0) to (1763,1) the share left to take the y hop halves at every x hop.
+  EXPECT_NEAR(corner_to_corner_share_sum("mesh:1764x2", "adaptive-hop"), 1764.0, 1e-6);
 }
 
 TEST(Routing, AdaptiveSplitsAFlowWhoseMinimalPathsOutnumberTheLargestDouble) {
   // C(1198, 599), about 10^359 paths: counting them overflowed and made every share NaN.
-  const Grid g = Grid::parse("mesh:600x600");
-  const auto model = make_routing_model(g, "adaptive");
-  std::vector<ChannelShare> shares;
-  model->route(0, g.num_nodes() - 1, shares);
-  double total = 0;
-  for (const ChannelShare& s : shares) {
-    ASSERT_TRUE(s.fraction > 0 && s.fraction <= 1) << "channel " << s.channel << ": " << s.fraction;
-    total += s.fraction;
-  }
-  EXPECT_NEAR(total, 1198.0, 1e-6);
+  EXPECT_NEAR(corner_to_corner_share_sum("mesh:600x600", "adaptive"), 1198.0, 1e-6);
 }
 
 TEST(Routing, CubeAntipodeLeavesOnAllSixChannelsEvenly) {
