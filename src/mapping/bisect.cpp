@@ -119,11 +119,15 @@ class Bisector {
     std::vector<Piece> level{{0, alloc_.num_nodes(), 0, sym_.num_tasks(), add_centre(nodes_)}};
     while (!level.empty()) {
       std::vector<Piece> next;
+      long work_left = work_from(level);
       for (const Piece& piece : level) {
         if (piece.node_end - piece.node_begin == 1) {
           place_on_node(piece);
           continue;
         }
+        const long tasks = piece.task_end - piece.task_begin;
+        split_deadline_ = Deadline(deadline_.remaining_ms() * static_cast<double>(tasks) / static_cast<double>(work_left));
+        work_left -= tasks;
         const auto [first, second] = split(piece);
         next.push_back(first);
         next.push_back(second);
@@ -134,6 +138,25 @@ class Bisector {
   }
 
  private:
+  /// The splits left, counted in tasks: every level splits each piece's tasks once, and the
+  /// levels below `level` are as many as it takes to halve its largest piece down to single nodes.
+  /// Each split gets the share of the time left that its tasks are of this, so that a split the
+  /// budget cannot cover stops its refinement early rather than leaving the levels below
+  /// unscored: with the whole budget for the first splits, auto's bisect at 16,384 tasks split the
+  /// top two levels and kept the launcher's order below them, which was worse than that order.
+  static long work_from(std::span<const Piece> level) {
+    long splittable = 0;
+    int largest = 1;
+    for (const Piece& piece : level) {
+      const int nodes = piece.node_end - piece.node_begin;
+      if (nodes > 1) splittable += piece.task_end - piece.task_begin;
+      largest = std::max(largest, nodes);
+    }
+    int levels = 0;
+    while ((1 << levels) < largest) ++levels;
+    return std::max(1L, splittable * levels);
+  }
+
   int add_centre(std::span<const int> nodes) {
     Point centre(geo_.ndims());
     std::vector<char> seen;
@@ -282,12 +305,12 @@ class Bisector {
       }
     }
     for (std::size_t i = 0; i < tasks.size(); ++i) side_[tasks[i]] = kept[i];
-    if (deadline_.passed()) {  // out of time: the cheapest ordered split, unimproved
+    if (split_deadline_.passed()) {  // out of time: the cheapest ordered split, unimproved
       finish(tasks, first, second);
       return;
     }
     double best = improve(tasks);
-    if (deadline_.passed()) {
+    if (split_deadline_.passed()) {
       finish(tasks, first, second);
       return;
     }
@@ -419,7 +442,7 @@ class Bisector {
       double running = 0, best_gain = 0;
       std::size_t best_length = 0;
       // A pass cut short by the deadline still rolls back to its best prefix.
-      while (moved.size() - best_length < 2 * patience && !(moved.size() % 256 == 0 && deadline_.passed())) {
+      while (moved.size() - best_length < 2 * patience && !(moved.size() % 256 == 0 && split_deadline_.passed())) {
         TaskId pair[2];
         double pair_gain = 0;
         bool complete = true;
@@ -443,7 +466,7 @@ class Bisector {
       }
       for (std::size_t i = moved.size(); i > best_length; --i) move(moved[i - 1]);
       current -= best_gain;
-      if (best_length == 0 || deadline_.passed()) break;
+      if (best_length == 0 || split_deadline_.passed()) break;
     }
     return current;
   }
@@ -473,6 +496,7 @@ class Bisector {
   static constexpr int kMaxPasses = 4;
 
   Deadline deadline_;
+  Deadline split_deadline_{0};  ///< the split under way's share of deadline_
   const graph::CommGraph& sym_;
   Mapping start_;  ///< the mapping whose order along each cut is a candidate split
   std::vector<int> task_grid_;

@@ -91,6 +91,17 @@ TEST(Bisect, OutOfTimeStillReturnsAPermutation) {
   EXPECT_TRUE(is_permutation(map_bisect(graph, alloc, options)));
 }
 
+TEST(Bisect, ABudgetThatCoversEverySplitGivesTheUnboundedMapping) {
+  // Each split gets the share of the time left that its tasks are of the splits left; when that
+  // share covers it, nothing is cut short, so a minute is as good as no limit.
+  const auto graph = testing::random_graph(500, 4, 3);
+  const Allocation alloc = Allocation::full(Grid::parse("torus:5x10x10"), 1);
+  MapOptions minute, unbounded;
+  minute.time_budget_ms = 60'000;
+  unbounded.time_budget_ms = 1e12;
+  EXPECT_EQ(map_bisect(graph, alloc, minute), map_bisect(graph, alloc, unbounded));
+}
+
 TEST(Bisect, OutOfTimeKeepsWhereItsStartPutEachTask) {
   // With no time to score a split, each piece's tasks go to the half their start mapping put them
   // on, so the levels left keep the start's structure rather than the tasks' id order (which here
