@@ -31,7 +31,7 @@ struct PortfolioMember {
   double min_budget_ms = 0;
   TaskId max_tasks = 0;
   MemberNetworks networks = MemberNetworks::all;
-  /// Built before the others when the allocation is every node of the network.
+  /// Built before the others when the allocation is every node of the network and the graph has a task grid.
   bool first_on_whole_machine = false;
 };
 

@@ -1,5 +1,6 @@
 // auto: never worse than the launcher's order or the caller's start, reproducible with attempts=N, and says what won.
 #include <rankmap/mapping/acceptance.hpp>
+#include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace rankmap::mapping {
@@ -210,6 +212,41 @@ TEST(Auto, KeepsNoStartThatScoresWorseThanTheLauncherOrder) {
             std::nullopt);
   EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.73, 9}}, launcher, [](std::size_t) { return false; }),
             std::optional<std::size_t>{0});
+}
+
+std::vector<std::string>& build_log() {
+  static std::vector<std::string> log;
+  return log;
+}
+Mapping built_as_listed_first(const graph::CommGraph& g, const Allocation&, const MapOptions&) {
+  build_log().push_back("listed first");
+  return identity_mapping(g.num_tasks());
+}
+Mapping built_as_whole_machine_member(const graph::CommGraph& g, const Allocation&, const MapOptions&) {
+  build_log().push_back("whole machine");
+  return identity_mapping(g.num_tasks());
+}
+
+// Split goes first on a whole machine because it lays a task grid out on it; without a task grid
+// its start only cost the members after it an evaluation.
+TEST(Auto, BuildsTheWholeMachineMemberFirstOnlyForAGraphWithATaskGrid) {
+  const detail::PortfolioMember members[] = {
+      {"listed-first", &built_as_listed_first},
+      {"whole-machine", &built_as_whole_machine_member, "", 0, 0, 0, detail::MemberNetworks::all, true}};
+  const Allocation whole = Allocation::full(Grid::parse("torus:4x4x4"), 1);
+  MapOptions options;
+  options.parameter = "attempts=10";
+  options.time_budget_ms = 1e6;
+  const auto stencil = testing::stencil_graph({4, 4, 4}, true);
+  const auto random = testing::random_graph(64, 4, 3);
+  ASSERT_FALSE(detect_task_grid(stencil).empty());
+  ASSERT_TRUE(detect_task_grid(random).empty());
+  build_log().clear();
+  detail::map_portfolio(stencil, whole, options, members);
+  EXPECT_EQ(build_log(), (std::vector<std::string>{"whole machine", "listed first"}));
+  build_log().clear();
+  detail::map_portfolio(random, whole, options, members);
+  EXPECT_EQ(build_log(), (std::vector<std::string>{"listed first", "whole machine"}));
 }
 
 }  // namespace
