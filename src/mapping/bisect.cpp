@@ -126,7 +126,8 @@ class Bisector {
           continue;
         }
         const long tasks = piece.task_end - piece.task_begin;
-        split_deadline_ = Deadline(deadline_.remaining_ms() * static_cast<double>(tasks) / static_cast<double>(work_left));
+        split_deadline_ =
+            Deadline(deadline_.remaining_ms() * static_cast<double>(tasks) / static_cast<double>(work_left));
         work_left -= tasks;
         const auto [first, second] = split(piece);
         next.push_back(first);
