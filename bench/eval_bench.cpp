@@ -120,6 +120,9 @@ void register_all() {
     register_pair(pattern, kLarge, 16, {16384, 32768, 65536, 131072});
   }
   for (const char* pattern : {"stencil27", "random"}) register_pair(pattern, kFragmentGrid, 0, {1000});
+  // Dense traffic, where many flows share each destination: flows are walked together there.
+  register_pair("random", kBgq, 32, {16384});
+  register_pair("fft2d", kFragmentGrid, 0, {2000});
 }
 
 }  // namespace

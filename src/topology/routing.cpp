@@ -93,6 +93,10 @@ RoutingSpec RoutingSpec::on(const Network& network) const {
   return kind == RoutingKind::standard ? parse(network.routing_names().front()) : *this;
 }
 
+void RoutingModel::add_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const {
+  for (const SourceBytes& flow : sources) add_flow(flow.src, dst, flow.bytes, loads);
+}
+
 void RoutingModel::route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
   const std::size_t first = out.size();
   route(src, dst, out);

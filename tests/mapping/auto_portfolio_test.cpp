@@ -231,7 +231,7 @@ Mapping built_as_whole_machine_member(const graph::CommGraph& g, const Allocatio
 // its start only cost the members after it an evaluation.
 TEST(Auto, BuildsTheWholeMachineMemberFirstOnlyForAGraphWithATaskGrid) {
   const detail::PortfolioMember members[] = {
-      {"listed-first", &built_as_listed_first},
+      {"listed-first", &built_as_listed_first, ""},
       {"whole-machine", &built_as_whole_machine_member, "", 0, 0, 0, detail::MemberNetworks::all, true}};
   const Allocation whole = Allocation::full(Grid::parse("torus:4x4x4"), 1);
   MapOptions options;

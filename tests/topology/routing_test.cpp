@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -122,6 +123,31 @@ double corner_to_corner_share_sum(std::string_view spec, std::string_view routin
 TEST(Routing, AdaptiveHopNamesNoChannelWithAShareThatUnderflowedToZero) {
   // From (0,0) to (1763,1) the share left to take the y hop halves at every x hop.
   EXPECT_NEAR(corner_to_corner_share_sum("mesh:1764x2", "adaptive-hop"), 1764.0, 1e-6);
+}
+
+// Flows from every node to one, with bytes that differ by source: their boxes add up to more than
+// four times the grid's nodes, so adaptive routing walks them together instead of one by one.
+void expect_flows_to_one_node_load_as_one_by_one(std::string_view spec, std::vector<int> destination) {
+  const Grid g = Grid::parse(spec);
+  const auto model = make_routing_model(g, "adaptive");
+  ASSERT_TRUE(model->spreads_by_destination());
+  const NodeId dst = g.node_at(destination);
+  std::vector<SourceBytes> sources;
+  for (NodeId src = 0; src < g.num_nodes(); ++src)
+    if (src != dst) sources.push_back({src, 1.0 + static_cast<double>((src * 7919) % 13)});
+  std::vector<double> together(g.num_channel_slots(), 0.0), one_by_one(g.num_channel_slots(), 0.0);
+  model->add_flows_to(dst, sources, together);
+  for (const SourceBytes& flow : sources) model->add_flow(flow.src, dst, flow.bytes, one_by_one);
+  for (ChannelId c = 0; c < g.num_channel_slots(); ++c)
+    EXPECT_NEAR(together[c], one_by_one[c], 1e-12 * std::max(1.0, one_by_one[c])) << spec << " channel " << c;
+}
+
+TEST(Routing, AdaptiveFlowsToOneDestinationLoadChannelsAsTheyDoOneByOne) {
+  expect_flows_to_one_node_load_as_one_by_one("torus:4x4x4", {1, 2, 3});      // ties in every dimension
+  expect_flows_to_one_node_load_as_one_by_one("mesh:3x4x5", {0, 3, 2});       // no wrap, a corner and a middle
+  expect_flows_to_one_node_load_as_one_by_one("grid:4x6x2:torus=101", {2, 2, 1});  // a torus of extent 2
+  expect_flows_to_one_node_load_as_one_by_one("torus:4x4x4x4x2", {0, 0, 0, 0, 0});
+  expect_flows_to_one_node_load_as_one_by_one("torus:5x3", {4, 1});            // odd extents: no ties
 }
 
 TEST(Routing, AdaptiveSplitsAFlowWhoseMinimalPathsOutnumberTheLargestDouble) {

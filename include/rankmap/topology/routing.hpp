@@ -47,6 +47,12 @@ struct ChannelShare {
   double fraction;
 };
 
+/// One of several flows to the same destination: where it starts and how many bytes it carries.
+struct SourceBytes {
+  NodeId src;
+  double bytes;
+};
+
 /// Turns node-to-node flows into loads on directed channels.
 ///
 /// Implementations are safe to call from several threads at once.
@@ -68,6 +74,12 @@ class RoutingModel {
   /// Adds `bytes * share / capacity` to loads[channel] for every channel of the route.
   /// `loads` is indexed by channel id (size network().num_channel_slots()); negative bytes remove a flow.
   virtual void add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const = 0;
+
+  /// As add_flow() for every flow of `sources` to `dst` (the loads equal up to rounding).
+  virtual void add_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const;
+  /// True when add_flows_to() costs less than add_flow() per flow, so that a caller with many flows
+  /// should group them by destination.
+  virtual bool spreads_by_destination() const { return false; }
 };
 
 /// Builds the model a spec names for a network. Throws InputError if the network does not take
