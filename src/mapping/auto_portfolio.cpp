@@ -299,7 +299,7 @@ std::string describe(const std::vector<Candidate>& all, const std::vector<std::s
 }  // namespace
 
 // Every member's start is scored, then refined best first within the budget; the lowest score
-// (objective, then hop-bytes) wins, the launcher's order on a tie. With `auto:attempts=N` each
+// (objective, then hop-bytes) wins, the launcher's order unless the winner's objective is lower. With `auto:attempts=N` each
 // refine runs N swap attempts and the result does not depend on the clock or on options.threads.
 Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::Allocation& alloc,
                               const MapOptions& options, std::span<const PortfolioMember> members) {
@@ -337,7 +337,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   }
   // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
   // best first: routing every one of them cost more than the budget at 16,384 tasks. The search
-  // ends at the launcher's order's score: when the hedge refused the launcher's order refined, the
+  // ends at the launcher's order's objective: when the hedge refused the launcher's order refined, the
   // next that passed could be worse than the launcher's order itself (ring on 125 scattered nodes).
   std::vector<std::string> refused;
   std::vector<detail::Score> ranked;
@@ -357,7 +357,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
 
 std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, const Score& launcher,
                                               const std::function<bool(std::size_t)>& refuses) {
-  for (std::size_t k = 0; k < ranked.size() && ranked[k] < launcher; ++k)
+  for (std::size_t k = 0; k < ranked.size() && ranked[k].objective < launcher.objective; ++k)
     if (!refuses(k)) return k;
   return std::nullopt;
 }

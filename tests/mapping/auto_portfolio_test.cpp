@@ -207,10 +207,12 @@ TEST(Auto, KeepsNoStartThatScoresWorseThanTheLauncherOrder) {
   const auto refuse_first = [&](std::size_t k) { return asked.push_back(k), k < 1; };
   EXPECT_EQ(detail::first_kept(ranked, launcher, refuse_first), std::optional<std::size_t>{1});
   EXPECT_EQ(asked, (std::vector<std::size_t>{0, 1}));
-  // A start that only ties the launcher's order loses to it, even on hop-bytes' tie-break.
+  // A start that only ties the launcher's objective loses to it, even with fewer hop-bytes.
   EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.73, 10}}, launcher, [](std::size_t) { return false; }),
             std::nullopt);
   EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.73, 9}}, launcher, [](std::size_t) { return false; }),
+            std::nullopt);
+  EXPECT_EQ(detail::first_kept(std::vector<detail::Score>{{1.72, 11}}, launcher, [](std::size_t) { return false; }),
             std::optional<std::size_t>{0});
 }
 
