@@ -1,12 +1,14 @@
 // libFuzzer target: the network spec parsers (`fattree:`, `dragonfly:`, and the grid specs through
 // Network::parse) and the routing spec parser. Bad input must be an InputError, never a crash or a
 // hang. A spec that parses must write back to itself, and on a small network the hop distances,
-// node groups and routes of every routing model it takes must agree with each other.
+// node groups and routes of every routing model it takes must agree with each other, and flows to
+// one node must load the channels the same whether added together or one by one.
 //
 // Input: the network spec on the first line, optionally a routing spec on the second.
 #include <rankmap/topology/network.hpp>
 #include <rankmap/topology/routing.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -84,6 +86,21 @@ void check_routes(const Network& net, const RoutingModel& model, const std::vect
   }
 }
 
+/// Flows from up to 256 nodes to one load the channels together (add_flows_to, which adaptive
+/// routing walks by destination when they overlap enough) as they do one by one, up to rounding.
+void check_flows_to_one_node(const Network& net, const RoutingModel& model) {
+  const NodeId dst = net.num_nodes() / 3;
+  const NodeId step = std::max<NodeId>(1, net.num_nodes() / 256);
+  std::vector<SourceBytes> sources;
+  for (NodeId src = 0; src < net.num_nodes(); src += step)
+    if (src != dst) sources.push_back({src, 1.0 + static_cast<double>(src % 7)});
+  std::vector<double> together(net.num_channel_slots(), 0.0), one_by_one(net.num_channel_slots(), 0.0);
+  model.add_flows_to(dst, sources, together);
+  for (const SourceBytes& flow : sources) model.add_flow(flow.src, dst, flow.bytes, one_by_one);
+  for (std::size_t c = 0; c < together.size(); ++c)
+    check(std::abs(together[c] - one_by_one[c]) <= 1e-9 * (1 + std::abs(one_by_one[c])));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -103,12 +120,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_levels(net);
   const auto pairs = sample_pairs(net.num_nodes());
   check_hops(net, pairs);
-  for (const std::string& name : net.routing_names()) check_routes(net, *make_routing_model(net, name), pairs);
+  for (const std::string& name : net.routing_names()) {
+    const auto model = make_routing_model(net, name);
+    check_routes(net, *model, pairs);
+    check_flows_to_one_node(net, *model);
+  }
   if (!routing.empty()) {
     try {
       const RoutingSpec r = RoutingSpec::parse(routing);
       check(RoutingSpec::parse(r.to_string()).to_string() == r.to_string());
-      check_routes(net, *make_routing_model(net, r), pairs);
+      const auto model = make_routing_model(net, r);
+      check_routes(net, *model, pairs);
+      check_flows_to_one_node(net, *model);
     } catch (const InputError&) {
     }
   }
