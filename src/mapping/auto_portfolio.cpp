@@ -357,7 +357,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
 
 std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, const Score& launcher,
                                               const std::function<bool(std::size_t)>& refuses) {
-  for (std::size_t k = 0; k < ranked.size() && ranked[k].objective < launcher.objective; ++k)
+  for (std::size_t k = 0; k < ranked.size() && lowers(ranked[k].objective, launcher.objective); ++k)
     if (!refuses(k)) return k;
   return std::nullopt;
 }

@@ -51,6 +51,9 @@ double dor_max_channel_load(const graph::CommGraph& graph, const topology::Alloc
 /// Whether `load` rises above `reference_load`, past the rounding of sums taken in another order.
 inline bool raises_load(double load, double reference_load) { return load > reference_load * (1 + 1e-9); }
 
+/// Whether `value` falls below `reference`, past the rounding of sums taken in another order.
+inline bool lowers(double value, double reference) { return value < reference * (1 - 1e-9); }
+
 /// Empty when `candidate` replaces `launcher`; otherwise why not, in words for a report line.
 /// `candidate` and `launcher` are slot_of arrays over `alloc`'s slots.
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,
