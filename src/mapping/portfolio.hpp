@@ -38,10 +38,11 @@ struct PortfolioMember {
 /// Which of the finished starts, ranked best first, auto keeps: the first whose objective is below
 /// the launcher's order's, past rounding (`lowers`: the same loads summed in another order differ in
 /// the last bits), and that `refuses` lets through; none means the launcher's order. Fewer
-/// hop-bytes alone rank starts but do not replace the launcher's order: a start of SP's equal MCL
-/// and fewer hop-bytes made it 1.13 times slower in SimGrid (torus:8x8x8, where the runtime's 2%
-/// rule would have refused it, but `rankmap map` has none). `refuses` may route every flow, so it is
-/// asked best first and no further than the launcher's order's objective.
+/// hop-bytes alone rank starts but do not replace the launcher's order. A start for SP with the
+/// launcher's order's MCL, one ulp lower by summation order, made it 1.13 times slower in SimGrid
+/// (torus:8x8x8; the runtime's 2% rule would have refused it, but `rankmap map` has none).
+/// `refuses` may route every flow, so it is asked best first and no further than the launcher's
+/// order's objective.
 std::optional<std::size_t> first_kept(std::span<const Score> ranked, const Score& launcher,
                                       const std::function<bool(std::size_t)>& refuses);
 
