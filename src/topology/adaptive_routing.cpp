@@ -47,21 +47,18 @@ class TowardDestination {
       }
     }
   }
-  int coord(NodeId node, int d) const {
-    return static_cast<int>((node / grid_.stride(d)) % grid_.extent(d));
-  }
   int offset(int d, int c) const { return offset_[first_[d] + c]; }
   bool tie(int d, int c) const { return tie_[first_[d] + c] != 0; }
   int hops(NodeId node) const {
     int h = 0;
-    for (int d = 0; d < grid_.ndims(); ++d) h += std::abs(offset(d, coord(node, d)));
+    for (int d = 0; d < grid_.ndims(); ++d) h += std::abs(offset(d, grid_.coord(node, d)));
     return h;
   }
   /// The points of the minimal-path box from `node`: every minimal route stays inside it.
   double box_points(NodeId node) const {
     double points = 1;
     for (int d = 0; d < grid_.ndims(); ++d) {
-      const int c = coord(node, d);
+      const int c = grid_.coord(node, d);
       const int h = std::abs(offset(d, c));
       points *= tie(d, c) ? 2 * h + 1 : h + 1;
     }
@@ -82,33 +79,9 @@ class TowardDestination {
   std::vector<char> tie_;
 };
 
-}  // namespace
-
-// The share a step takes at a point depends only on the hops left to the destination (and whether
-// a tie dimension is still at its fork, i.e. exactly half the ring away), not on where the flow
-// started. So flows to one destination can be walked together: the bytes that reach a point, from
-// every source, leave it in the same fractions. Points are taken farthest first, and every step
-// brings the bytes one hop closer, so a point is spread only after everything that reaches it has.
-// The walk visits each point of the union of the flows' boxes once but does more per point than a
-// cached pattern does per step, so it is taken only when the boxes must overlap: when their points
-// add up to several times the whole grid (dense traffic: 8,192 random tasks on 512 nodes have about
-// 180 flows per destination over the same few hundred nodes). Otherwise each flow follows its
-// pattern (nas-cg at 131,072 tasks on torus:16x16x16x8x2, a few sources per destination, took 2.5
-// times as long walked).
-void AdaptiveRouting::add_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const {
-  const TowardDestination toward(grid(), dst);
-  double box_points = 0;
-  for (const SourceBytes& flow : sources) box_points += toward.box_points(flow.src);
-  if (box_points < kWalkOverlap * static_cast<double>(grid().num_nodes())) {
-    for (const SourceBytes& flow : sources) add_flow(flow.src, dst, flow.bytes, loads);
-    return;
-  }
-  walk_flows_to(dst, sources, loads);
-}
-
-void AdaptiveRouting::walk_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const {
-  const Grid& g = grid();
-  const TowardDestination toward(g, dst);
+/// add_flows_to() by walking the flows to `dst` together, whatever their overlap.
+void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, std::span<const SourceBytes> sources,
+                   std::span<double> loads) {
   const auto nodes = static_cast<std::size_t>(g.num_nodes());
   thread_local std::vector<double> arriving;  // bytes on their way to dst that reach each node; zero between calls
   thread_local std::vector<char> queued;
@@ -137,7 +110,7 @@ void AdaptiveRouting::walk_flows_to(NodeId dst, std::span<const SourceBytes> sou
       queued[p] = 0;
       if (bytes == 0.0) continue;
       for (int d = 0; d < g.ndims(); ++d) {
-        const int c = toward.coord(p, d);
+        const int c = g.coord(p, d);
         const int off = toward.offset(d, c);
         if (off == 0) continue;
         const bool fork = toward.tie(d, c);
@@ -157,6 +130,30 @@ void AdaptiveRouting::walk_flows_to(NodeId dst, std::span<const SourceBytes> sou
   arriving[dst] = 0.0;
   queued[dst] = 0;
   if (!at_hops.empty()) at_hops[0].clear();
+}
+
+}  // namespace
+
+// The share a step takes at a point depends only on the hops left to the destination (and whether
+// a tie dimension is still at its fork, i.e. exactly half the ring away), not on where the flow
+// started. So flows to one destination can be walked together: the bytes that reach a point, from
+// every source, leave it in the same fractions. Points are taken farthest first, and every step
+// brings the bytes one hop closer, so a point is spread only after everything that reaches it has.
+// The walk visits each point of the union of the flows' boxes once but does more per point than a
+// cached pattern does per step, so it is taken only when the boxes must overlap: when their points
+// add up to several times the whole grid (dense traffic: 8,192 random tasks on 512 nodes have about
+// 180 flows per destination over the same few hundred nodes). Otherwise each flow follows its
+// pattern (nas-cg at 131,072 tasks on torus:16x16x16x8x2, a few sources per destination, took 2.5
+// times as long walked).
+void AdaptiveRouting::add_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const {
+  const TowardDestination toward(grid(), dst);
+  double box_points = 0;
+  for (const SourceBytes& flow : sources) box_points += toward.box_points(flow.src);
+  if (box_points < kWalkOverlap * static_cast<double>(grid().num_nodes())) {
+    for (const SourceBytes& flow : sources) add_flow(flow.src, dst, flow.bytes, loads);
+    return;
+  }
+  walk_flows_to(grid(), toward, dst, sources, loads);
 }
 
 }  // namespace rankmap::topology::detail

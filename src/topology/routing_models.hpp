@@ -28,9 +28,6 @@ class AdaptiveRouting final : public PatternRouting {
   std::vector<RouteStep> build_pattern(const OffsetKey& key) const override;
 
  private:
-  /// add_flows_to() by walking the flows together, whatever their overlap.
-  void walk_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const;
-
   /// How many times the grid's node count the flows' box points must add up to for a walk.
   static constexpr double kWalkOverlap = 4;
 };
