@@ -94,6 +94,7 @@ Result run_cell(const Instance& instance, std::size_t row_index, const Row& row,
   mapping::MapOptions options;
   options.time_budget_ms = row.budget_ms;
   options.seed = settings.seed;
+  options.threads = settings.threads;
   mapping::Choice choice;
   options.choice = &choice;
   try {
@@ -152,7 +153,7 @@ void write_csv(std::ostream& out, const std::vector<Instance>& instances, const 
                const std::vector<Result>& results, const bench::RowSettings& settings, bench::InstanceSet set) {
   out << "# mode=" << mode_name(set) << " refine_budget_ms=" << settings.refine_budget_ms
       << " search_budget_ms=" << settings.search_budget_ms << " seed=" << settings.seed
-      << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
+      << " threads=" << settings.threads << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
   out << "instance,pattern,pattern_family,allocation,allocation_family,grid,ppn,slots,tasks,edges,row,"
          "budget_ms,chain,status,reason,mcl_adaptive,mcl_dor,hop_bytes,wall_ms,cpu_ms\n";
   out << std::setprecision(10);
@@ -190,6 +191,9 @@ int main(int argc, char** argv) {
   app.add_option("--search-budget-ms", settings.search_budget_ms, "time budget of the other searches")
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", settings.seed, "seed of every randomised algorithm");
+  app.add_option("--threads", settings.threads,
+                 "threads of each mapping, for the rows that use them (auto, emahd); 1 by default")
+      ->check(CLI::Range(1, 64));
   std::string filter;
   app.add_option("--filter", filter, "only the instances whose '<pattern> on <allocation>' contains TEXT");
   std::string family;

@@ -17,9 +17,13 @@
 #include "core_algorithm_functions.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -144,25 +148,61 @@ std::vector<const detail::PortfolioMember*> build_order(std::span<const detail::
   return order;
 }
 
-/// The options `member` is built with: its share of the whole budget or the time left less one
-/// evaluation, whichever is less, and none of the caller's hooks.
-MapOptions member_options(const detail::PortfolioMember& member, const MapOptions& options, double evaluation_ms,
-                          const Deadline& deadline, bool timed) {
+/// The options `member` is built with: its share of the budget, times `scale`, or the time left less
+/// one evaluation, whichever is less; one thread, since the members themselves are spread over the
+/// threads; none of the caller's hooks.
+MapOptions member_options(const detail::PortfolioMember& member, const MapOptions& options, double scale,
+                          double evaluation_ms, const Deadline& deadline, bool timed) {
   MapOptions result = options;
   result.parameter = std::string(member.parameter);
   result.initial = nullptr;
   result.choice = nullptr;
   result.progress = nullptr;
+  result.threads = 1;
   result.time_budget_ms =
-      timed ? std::min(member.budget_share * options.time_budget_ms, deadline.remaining_ms() - evaluation_ms)
+      timed ? std::min(member.budget_share * scale * options.time_budget_ms, deadline.remaining_ms() - evaluation_ms)
             : kUnboundedMs;
   return result;
 }
 
+/// How much longer than its share a member may search when `threads` members are built at once: so
+/// much that the member with the largest share takes the time all of them take one after another
+/// (the budget times the sum of the shares), never more than `threads` times its share.
+double share_scale(std::span<const detail::PortfolioMember* const> members, int threads) {
+  double sum = 0, largest = 0;
+  for (const detail::PortfolioMember* m : members) sum += m->budget_share, largest = std::max(largest, m->budget_share);
+  return largest > 0 ? std::clamp(sum / largest, 1.0, static_cast<double>(std::max(1, threads))) : 1.0;
+}
+
+/// Runs `work` on `threads` threads, the caller's among them, and rethrows the first exception any
+/// of them threw once all have ended (an exception leaving a std::thread would terminate the program).
+void run_on_threads(std::size_t threads, const std::function<void()>& work) {
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto guarded = [&] {
+    try {
+      work();
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(guarded);
+  guarded();
+  for (std::thread& w : workers) w.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+bool holds(const std::vector<Candidate>& candidates, const Mapping& m) {
+  return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.mapping == m; });
+}
+
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
-/// always. A member starts only while the time left covers scoring its result; a score the deadline
-/// cuts short ends the building.
+/// always. options.threads members are built at once, taken in order; a member starts only while the
+/// time left covers scoring its result, and a score the deadline cuts short ends the building. The
+/// starts keep the members' order whatever thread built them, so that ties break alike.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -170,16 +210,34 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   std::vector<Candidate> starts{launcher_order};
   if (options.initial && *options.initial != starts.front().mapping)
     starts.push_back({"input", *options.initial, score(*options.initial), {}});
-  for (const detail::PortfolioMember* member : build_order(members, graph, alloc)) {
-    if (timed && deadline.remaining_ms() <= evaluation_ms) break;
-    if (!takes_part(*member, graph, alloc, options, timed)) continue;
-    Mapping m = member->map(graph, alloc, member_options(*member, options, evaluation_ms, deadline, timed));
-    const bool duplicate = std::any_of(starts.begin(), starts.end(), [&](const Candidate& c) { return c.mapping == m; });
-    if (duplicate || (timed && deadline.passed())) continue;
-    const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
-    if (!s) break;
-    starts.push_back({std::string(member->name), std::move(m), *s, {}});
-  }
+  std::vector<const detail::PortfolioMember*> order;
+  for (const detail::PortfolioMember* member : build_order(members, graph, alloc))
+    if (takes_part(*member, graph, alloc, options, timed)) order.push_back(member);
+  const double scale = share_scale(order, options.threads);
+  std::vector<std::optional<Candidate>> built(order.size());
+  std::mutex built_mutex;
+  const auto is_new = [&](const Mapping& m) {
+    const std::lock_guard lock(built_mutex);
+    return !holds(starts, m) && std::none_of(built.begin(), built.end(), [&](const auto& c) { return c && c->mapping == m; });
+  };
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> ended{false};
+  run_on_threads(static_cast<std::size_t>(std::max(1, options.threads)), [&] {
+    // The task grid is detected once per thread that asks for it: the caller's memo is its own.
+    const detail::TaskGridMemo task_grid(graph);
+    for (std::size_t k = next++; k < order.size() && !ended; k = next++) {
+      if (timed && deadline.remaining_ms() <= evaluation_ms) return void(ended = true);
+      Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
+      if (!is_new(m) || (timed && deadline.passed())) continue;
+      const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
+      if (!s) return void(ended = true);
+      Candidate c{std::string(order[k]->name), std::move(m), *s, {}};
+      const std::lock_guard lock(built_mutex);
+      built[k] = std::move(c);
+    }
+  });
+  for (std::optional<Candidate>& c : built)
+    if (c && !holds(starts, c->mapping)) starts.push_back(std::move(*c));
   return starts;
 }
 
@@ -222,11 +280,10 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
       std::move(starts.begin() + first, starts.end(), out.begin() + first);
       break;
     }
-    std::vector<std::thread> workers;
-    for (std::size_t k = first + 1; k < last; ++k)
-      workers.emplace_back([&, k] { out[k] = refined(starts[k], graph, alloc, options, ms, attempts); });
-    out[first] = refined(starts[first], graph, alloc, options, ms, attempts);
-    for (std::thread& w : workers) w.join();
+    std::atomic<std::size_t> next{first};
+    run_on_threads(last - first, [&] {
+      for (std::size_t k = next++; k < last; k = next++) out[k] = refined(starts[k], graph, alloc, options, ms, attempts);
+    });
   }
   return out;
 }

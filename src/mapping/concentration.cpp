@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 namespace rankmap::mapping {
@@ -70,6 +71,11 @@ std::vector<idx_t> metis_recursive(MetisGraph& g, std::span<const int> sizes, st
   idx_t constraints = 1, cut = 0;
   real_t imbalance = 1.03f;
   std::vector<idx_t> result(static_cast<std::size_t>(n), 0);
+  // GKlib's random number generator is one state for the whole process, which METIS seeds at every
+  // call: two partitions at once race on it (emahd built next to another member of auto on two
+  // threads gave a different mapping on every run), so they take turns.
+  static std::mutex metis_mutex;
+  const std::lock_guard lock(metis_mutex);
   const int status = METIS_PartGraphRecursive(&n, &constraints, g.xadj.data(), g.adjncy.empty() ? nullptr : g.adjncy.data(),
                                               nullptr, nullptr, g.adjwgt.empty() ? nullptr : g.adjwgt.data(), &parts,
                                               target.data(), &imbalance, options, &cut, result.data());

@@ -97,6 +97,18 @@ void apply_budget(Config& c, std::string_view v) {
   c.time_budget_ms = ms;
 }
 
+void apply_threads(Config& c, std::string_view v) {
+  if (v == "auto") {
+    c.threads = 0;
+    return;
+  }
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc{} || ptr != v.data() + v.size() || n < 1 || n > 256)
+    throw InputError("'" + std::string(v) + "': expected auto or a whole number from 1 to 256");
+  c.threads = n;
+}
+
 void apply_min_gain(Config& c, std::string_view v) {
   const double gain = parse_number(v);
   if (gain < 0 || gain >= 1) throw InputError("'" + std::string(v) + "': expected a fraction from 0 up to (not including) 1");
@@ -131,6 +143,10 @@ constexpr OptionInfo kOptions[] = {
      &apply_dump},
     {"RANKMAP_REPORT", "string", "", "stderr or a file path: one line per reorder", &apply_report},
     {"RANKMAP_TIME_BUDGET_MS", "number", "200", "how long the mapping search may run, in milliseconds", &apply_budget},
+    {"RANKMAP_THREADS", "string", "auto",
+     "threads rank 0 maps with: auto (the cores rank 0 may run on, at most one per process of the communicator "
+     "on its node, since those wait for the mapping without spinning) or a count from 1 to 256",
+     &apply_threads},
     {"RANKMAP_MIN_GAIN", "number", "0.02", "relative improvement of the objective required before ranks are reordered",
      &apply_min_gain},
     {"RANKMAP_PROFILE", "path", "",

@@ -43,6 +43,7 @@ struct Config {
   std::string dump_dir;      ///< empty for no dump
   std::string report;        ///< empty, "stderr" or a file path
   double time_budget_ms = 200;
+  int threads = 0;  ///< RANKMAP_THREADS: a count, or 0 for automatic (mapping_threads.hpp)
   double min_gain = 0.02;
   std::string profile_prefix;  ///< empty for no traffic profile
   PhaseRule profile_phases;

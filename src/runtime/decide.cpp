@@ -2,6 +2,7 @@
 #include "decide.hpp"
 
 #include "intra_node.hpp"
+#include "mapping_threads.hpp"
 #include "precomputed.hpp"
 
 #include <rankmap/mapping/acceptance.hpp>
@@ -82,6 +83,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     candidate = concentrate_on_nodes(graph, alloc);
   } else {
     mapping::MapOptions options = map_options_of(config);
+    options.threads = mapping_threads(config.threads, alloc);
     options.choice = &choice;
     candidate = mapping::run_chain(config.algorithm, mapping::core_algorithms(), graph, alloc, options);
     d.algorithm = choice.chosen.empty() ? config.algorithm : config.algorithm + "(" + choice.chosen + ")";

@@ -29,7 +29,7 @@ struct Decision {
 /// Decision::algorithm as `auto(split+refine)`) followed by the socket order within nodes. It
 /// applies it only if it lowers the objective by more than config.min_gain relative to the
 /// identity ("do no harm"). Deterministic except for time-budgeted searches, so it runs on one
-/// rank. Throws InputError for unusable settings (for example a dor order that does not fit the grid).
+/// rank, with config.threads threads (mapping_threads()). Throws InputError for unusable settings (for example a dor order that does not fit the grid).
 Decision decide(const graph::CommGraph& graph, const Placement& placement, const Config& config);
 
 }  // namespace rankmap::runtime

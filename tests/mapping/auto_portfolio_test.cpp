@@ -170,8 +170,17 @@ TEST(Auto, AttemptsMakeTheResultIndependentOfThreads) {
   const auto g = testing::random_graph(64, 3, 7);
   MapOptions one, two;
   two.threads = 2;
-  EXPECT_EQ(run_auto(g, a, one), run_auto(g, a, two));
-  EXPECT_EQ(run_auto(g, a, one), run_auto(g, a, one));
+  MapOptions three = one;
+  three.threads = 3;  // members are then built three at once, in whatever order the threads take them
+  Choice chosen_one, chosen_three;
+  one.choice = &chosen_one;
+  three.choice = &chosen_three;
+  const Mapping m = run_auto(g, a, one);
+  EXPECT_EQ(m, run_auto(g, a, two));
+  EXPECT_EQ(m, run_auto(g, a, three));
+  EXPECT_EQ(chosen_one.chosen, chosen_three.chosen);
+  EXPECT_EQ(chosen_one.detail, chosen_three.detail) << "the starts keep the members' order";
+  EXPECT_EQ(m, run_auto(g, a, one));
 }
 
 TEST(Auto, RejectsAParameterItDoesNotKnow) {
@@ -254,6 +263,34 @@ TEST(Auto, BuildsTheWholeMachineMemberFirstOnlyForAGraphWithATaskGrid) {
   build_log().clear();
   detail::map_portfolio(random, whole, options, members);
   EXPECT_EQ(build_log(), (std::vector<std::string>{"listed first", "whole machine"}));
+}
+
+Mapping fails_on_purpose(const graph::CommGraph&, const Allocation&, const MapOptions&) {
+  throw InputError("this member fails on purpose");
+}
+
+// A member that throws on a thread of its own must fail the call like one on the caller's thread,
+// not end the process (an exception that leaves a std::thread calls std::terminate).
+TEST(Auto, AMemberThatThrowsOnAnotherThreadFailsTheCallNotTheProcess) {
+  // Three failing members on three threads: each thread takes one, so two throw off the caller's thread.
+  const detail::PortfolioMember members[] = {
+      {"first", &fails_on_purpose, ""}, {"second", &fails_on_purpose, ""}, {"third", &fails_on_purpose, ""}};
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 1);
+  const auto g = testing::ring_graph(16);
+  MapOptions options;
+  options.parameter = "attempts=10";
+  options.time_budget_ms = 1e6;
+  options.threads = 3;
+  EXPECT_THROW(
+      {
+        try {
+          detail::map_portfolio(g, a, options, members);
+        } catch (const InputError& e) {
+          EXPECT_STREQ(e.what(), "this member fails on purpose");
+          throw;
+        }
+      },
+      InputError);
 }
 
 }  // namespace

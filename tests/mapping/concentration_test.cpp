@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <thread>
 
 namespace rankmap::mapping {
 namespace {
@@ -93,6 +94,22 @@ TEST(Concentration, RandomGraphGroupsHaveExactlyTheNodeSizes) {
   // Groups placed on nodes in order give a permutation.
   const Mapping m = expand_groups(c, a, std::vector<int>{0, 1, 2, 3, 4});
   EXPECT_TRUE(is_permutation(m));
+}
+
+// GKlib keeps one random number generator for the process: before the partitions took turns, two
+// concentrations at once (emahd next to another member of auto) each got another grouping on every run.
+TEST(Concentration, TwoAtOnceGroupAsEachAlone) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 4);
+  const auto g = testing::random_graph(64, 4, 9);
+  const std::vector<int> alone = concentrate(g, a, 5).group_of_task;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<int> other;
+    std::thread t([&] { other = concentrate(g, a, 5).group_of_task; });
+    const std::vector<int> here = concentrate(g, a, 5).group_of_task;
+    t.join();
+    ASSERT_EQ(here, alone) << "round " << round;
+    ASSERT_EQ(other, alone) << "round " << round;
+  }
 }
 
 TEST(Concentration, MetisKeepsCliquesTogether) {

@@ -38,6 +38,7 @@ TEST(Config, DefaultsAreThoseOfDesignSection9) {
   EXPECT_FALSE(r.config.routing_stated) << "the default routing is assumed, not stated";
   EXPECT_EQ(r.config.coords.kind, coords::CoordsSpec::Kind::automatic);
   EXPECT_EQ(r.config.time_budget_ms, 200);
+  EXPECT_EQ(r.config.threads, 0) << "automatic";
   EXPECT_EQ(r.config.min_gain, 0.02);
   EXPECT_TRUE(r.config.report.empty());
   EXPECT_EQ(r.config.reorder, reorder_none);
@@ -56,6 +57,7 @@ TEST(Config, ReadsEveryOption) {
                                {"RANKMAP_DUMP", "/dump"},
                                {"RANKMAP_REPORT", "stderr"},
                                {"RANKMAP_TIME_BUDGET_MS", "50.5"},
+                               {"RANKMAP_THREADS", "3"},
                                {"RANKMAP_MIN_GAIN", "0.1"},
                                {"RANKMAP_REORDER", "cart,graph"},
                                {"RANKMAP_PROFILE", "/prof/app"},
@@ -74,6 +76,7 @@ TEST(Config, ReadsEveryOption) {
   EXPECT_EQ(r.config.dump_dir, "/dump");
   EXPECT_EQ(r.config.report, "stderr");
   EXPECT_EQ(r.config.time_budget_ms, 50.5);
+  EXPECT_EQ(r.config.threads, 3);
   EXPECT_EQ(r.config.min_gain, 0.1);
 }
 
@@ -96,6 +99,16 @@ TEST(Config, BadValuesAreNamedByVariable) {
   EXPECT_THAT(r.errors[2], HasSubstr("RANKMAP_COORDS: 'torus:4x4': expected auto, file:PATH"));
   EXPECT_EQ(r.errors[3], "RANKMAP_TIME_BUDGET_MS: '-3': expected milliseconds from 0 to 3600000");
   EXPECT_THAT(r.errors[4], HasSubstr("RANKMAP_MIN_GAIN: '1.5': expected a fraction"));
+}
+
+TEST(Config, ThreadsAreAutoOrAWholeCount) {
+  EXPECT_EQ(read({{"RANKMAP_THREADS", "auto"}}).config.threads, 0);
+  EXPECT_EQ(read({{"RANKMAP_THREADS", "256"}}).config.threads, 256);
+  for (const char* bad : {"0", "2.5", "-1", "257", "many", ""}) {
+    const ConfigResult r = read({{"RANKMAP_THREADS", bad}});
+    ASSERT_EQ(r.errors.size(), 1u) << bad;
+    EXPECT_EQ(r.errors[0], "RANKMAP_THREADS: '" + std::string(bad) + "': expected auto or a whole number from 1 to 256");
+  }
 }
 
 TEST(Config, ReorderListsCallsOrAll) {
@@ -147,7 +160,7 @@ TEST(Config, EveryOptionIsDocumented) {
   ASSERT_TRUE(in) << "docs/environment.md is missing";
   std::stringstream text;
   text << in.rdbuf();
-  ASSERT_EQ(options().size(), 13u);
+  ASSERT_EQ(options().size(), 14u);
   for (const OptionInfo& option : options()) {
     EXPECT_THAT(text.str(), HasSubstr("`" + std::string(option.name) + "`"));
     EXPECT_FALSE(option.help.empty());
