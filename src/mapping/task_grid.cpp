@@ -187,9 +187,14 @@ detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph) : graph_(&grap
 detail::TaskGridMemo::~TaskGridMemo() { active_memo = outer_; }
 
 std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
-  detail::TaskGridMemo* memo = active_memo;
-  while (memo && memo->graph_ != &graph) memo = memo->outer_;
-  if (memo && memo->grid_) return *memo->grid_;
+  // An inner memo of the same graph (auto's threads each hold one, its caller's among them) defers to
+  // an outer one that already knows the answer.
+  detail::TaskGridMemo* memo = nullptr;
+  for (detail::TaskGridMemo* m = active_memo; m; m = m->outer_) {
+    if (m->graph_ != &graph) continue;
+    if (m->grid_) return *m->grid_;
+    if (!memo) memo = m;
+  }
   std::vector<int> grid;
   if (graph.num_tasks() >= 2 && graph.num_edges() > 0 && has_few_offsets(graph)) grid = detect_stencil_grid(graph);
   if (memo) memo->grid_ = grid;
