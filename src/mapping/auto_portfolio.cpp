@@ -222,8 +222,10 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   };
   std::atomic<std::size_t> next{0};
   std::atomic<bool> ended{false};
-  run_on_threads(static_cast<std::size_t>(std::max(1, options.threads)), [&] {
-    // The task grid is detected once per thread that asks for it: the caller's memo is its own.
+  const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
+                                                      std::max<std::size_t>(1, order.size()));
+  run_on_threads(threads, [&] {
+    // Memos are per thread; on the caller's thread this one defers to the one auto already holds.
     const detail::TaskGridMemo task_grid(graph);
     for (std::size_t k = next++; k < order.size() && !ended; k = next++) {
       if (timed && deadline.remaining_ms() <= evaluation_ms) return void(ended = true);
@@ -286,6 +288,29 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
     });
   }
   return out;
+}
+
+/// The best starts, as many as there are threads (one with `attempts=N`, so that the result does not
+/// depend on the threads), continue with the rest of the search time, each on its own thread; the
+/// results that differ from their starts join `finished`. Refine never returns anything worse than
+/// its input. Continuing the runner-up too gives the hedge below a second refined candidate when it
+/// refuses the best.
+void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
+                   const MapOptions& options, const Deadline& search, long long attempts, bool timed) {
+  const std::size_t count =
+      std::min(finished.size(), timed ? static_cast<std::size_t>(std::max(1, options.threads)) : std::size_t{1});
+  const double ms = timed ? search.remaining_ms() : kUnboundedMs;
+  std::vector<std::optional<Candidate>> longer(count);
+  std::atomic<std::size_t> next{0};
+  run_on_threads(count, [&] {
+    for (std::size_t k = next++; k < count; k = next++) {
+      const Candidate& start = finished[k];
+      Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");
+      if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
+    }
+  });
+  for (std::optional<Candidate>& c : longer)
+    if (c) finished.push_back(std::move(*c));
 }
 
 /// Without a named routing, MCL assumes adaptive routing; a candidate that raises the MCL under the
@@ -385,13 +410,8 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   std::vector<Candidate> finished =
       refine_all(std::move(starts), graph, alloc, options, search, attempts);
   sort_by_preference(finished, members);
-  // The best start continues alone; refine never returns anything worse than its input.
-  if (!timed || search.remaining_ms() > 0) {
-    const Candidate& best = finished.front();
-    Candidate longer = refined(best, graph, alloc, options, timed ? search.remaining_ms() : kUnboundedMs,
-                               attempts, best.name.ends_with("+refine") ? "" : "+refine");
-    if (best.score < longer.score || longer.score < best.score) finished.insert(finished.begin(), std::move(longer));
-  }
+  if (!timed || search.remaining_ms() > 0) continue_best(finished, graph, alloc, options, search, attempts, timed);
+  sort_by_preference(finished, members);
   // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
   // best first: routing every one of them cost more than the budget at 16,384 tasks. The search
   // ends at the launcher's order's objective: when the hedge refused the launcher's order refined, the
