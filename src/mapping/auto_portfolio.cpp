@@ -6,6 +6,7 @@
 // starts of different kinds and keeping the best makes the result no worse than the best start
 // refined, and never worse than the launcher's order, which is always a member.
 #include "objective_score.hpp"
+#include "parallel_for.hpp"
 #include "portfolio.hpp"
 #include "refine.hpp"
 #include "task_grid.hpp"
@@ -21,12 +22,9 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
-#include <exception>
-#include <functional>
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 namespace rankmap::mapping {
 
@@ -174,26 +172,6 @@ double share_scale(std::span<const detail::PortfolioMember* const> members, int 
   return largest > 0 ? std::clamp(sum / largest, 1.0, static_cast<double>(std::max(1, threads))) : 1.0;
 }
 
-/// Runs `work` on `threads` threads, the caller's among them, and rethrows the first exception any
-/// of them threw once all have ended (an exception leaving a std::thread would terminate the program).
-void run_on_threads(std::size_t threads, const std::function<void()>& work) {
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto guarded = [&] {
-    try {
-      work();
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(guarded);
-  guarded();
-  for (std::thread& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
-}
-
 bool holds(const std::vector<Candidate>& candidates, const Mapping& m) {
   return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.mapping == m; });
 }
@@ -220,23 +198,18 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
     const std::lock_guard lock(built_mutex);
     return !holds(starts, m) && std::none_of(built.begin(), built.end(), [&](const auto& c) { return c && c->mapping == m; });
   };
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> ended{false};
-  const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
-                                                      std::max<std::size_t>(1, order.size()));
-  run_on_threads(threads, [&] {
-    // Memos are per thread; on the caller's thread this one defers to the one auto already holds.
-    const detail::TaskGridMemo task_grid(graph);
-    for (std::size_t k = next++; k < order.size() && !ended; k = next++) {
-      if (timed && deadline.remaining_ms() <= evaluation_ms) return void(ended = true);
-      Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
-      if (!is_new(m) || (timed && deadline.passed())) continue;
-      const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
-      if (!s) return void(ended = true);
-      Candidate c{std::string(order[k]->name), std::move(m), *s, {}};
-      const std::lock_guard lock(built_mutex);
-      built[k] = std::move(c);
-    }
+  const std::vector<int> task_grid = detect_task_grid(graph);  // the caller's memo knows it already
+  detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int) {
+    if (ended || (timed && deadline.remaining_ms() <= evaluation_ms)) return void(ended = true);
+    const detail::TaskGridMemo known(graph, task_grid);  // memos are per thread
+    Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
+    if (!is_new(m) || (timed && deadline.passed())) return;
+    const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
+    if (!s) return void(ended = true);
+    Candidate c{std::string(order[k]->name), std::move(m), *s, {}};
+    const std::lock_guard lock(built_mutex);
+    built[k] = std::move(c);
   });
   for (std::optional<Candidate>& c : built)
     if (c && !holds(starts, c->mapping)) starts.push_back(std::move(*c));
@@ -282,9 +255,8 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
       std::move(starts.begin() + first, starts.end(), out.begin() + first);
       break;
     }
-    std::atomic<std::size_t> next{first};
-    run_on_threads(last - first, [&] {
-      for (std::size_t k = next++; k < last; k = next++) out[k] = refined(starts[k], graph, alloc, options, ms, attempts);
+    detail::parallel_for(last - first, static_cast<int>(last - first), [&](std::size_t k, int) {
+      out[first + k] = refined(starts[first + k], graph, alloc, options, ms, attempts);
     });
   }
   return out;
@@ -301,13 +273,10 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
       std::min(finished.size(), timed ? static_cast<std::size_t>(std::max(1, options.threads)) : std::size_t{1});
   const double ms = timed ? search.remaining_ms() : kUnboundedMs;
   std::vector<std::optional<Candidate>> longer(count);
-  std::atomic<std::size_t> next{0};
-  run_on_threads(count, [&] {
-    for (std::size_t k = next++; k < count; k = next++) {
-      const Candidate& start = finished[k];
-      Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");
-      if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
-    }
+  detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
+    const Candidate& start = finished[k];
+    Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");
+    if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
   });
   for (std::optional<Candidate>& c : longer)
     if (c) finished.push_back(std::move(*c));

@@ -5,14 +5,12 @@
 #include "mahd_problem.hpp"
 #include "network_geometry.hpp"
 #include "objective_score.hpp"
+#include "parallel_for.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 
 namespace rankmap::mapping {
 
@@ -69,38 +67,23 @@ Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& all
   const detail::ObjectiveScorer score(graph, alloc, options);
   const std::vector<int> starts = start_nodes(alloc, problem.placer().most_central_node(), params.max_starts);
   const std::size_t runs = starts.size() + 1;  // the first start with both variants, the others by_id
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto work = [&](Candidate& best) {
-    try {
-      double last_run_ms = 0;
-      for (std::size_t i = next++; i < runs; i = next++) {
-        if (i > 0 && deadline.remaining_ms() < last_run_ms) break;
-        const auto start = std::chrono::steady_clock::now();
-        const auto variant = i == 1 ? detail::GreedyVariant::from_centre : detail::GreedyVariant::by_id;
-        const detail::Placement run = problem.placer().place(starts[i == 0 ? 0 : i - 1], variant, &deadline);
-        if (run.cut && i > 0) break;
-        Candidate c{{}, i, problem.mapping(run.node_of_item)};
-        // A cut first run is the answer only if nothing else finishes: it is not worth a scoring.
-        c.score = run.cut ? detail::Score{kUnscored, kUnscored} : score(c.mapping);
-        if (c.better_than(best)) best = std::move(c);
-        last_run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      }
-    } catch (...) {
-      next = runs;
-      const std::lock_guard lock(failure_mutex);
-      failure = std::current_exception();
-    }
-  };
   const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
                                                       runs);
   std::vector<Candidate> best(threads);
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(best[t]));
-  work(best[0]);
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  std::vector<double> last_run_ms(threads, 0.0);
+  std::atomic<bool> cut{false};  // a run the deadline cut short: no later one can finish either
+  detail::parallel_for(runs, static_cast<int>(threads), [&](std::size_t i, int worker) {
+    if (i > 0 && (cut || deadline.remaining_ms() < last_run_ms[worker])) return;
+    const auto start = std::chrono::steady_clock::now();
+    const auto variant = i == 1 ? detail::GreedyVariant::from_centre : detail::GreedyVariant::by_id;
+    const detail::Placement run = problem.placer().place(starts[i == 0 ? 0 : i - 1], variant, &deadline);
+    if (run.cut && i > 0) return void(cut = true);
+    Candidate c{{}, i, problem.mapping(run.node_of_item)};
+    // A cut first run is the answer only if nothing else finishes: it is not worth a scoring.
+    c.score = run.cut ? detail::Score{kUnscored, kUnscored} : score(c.mapping);
+    if (c.better_than(best[worker])) best[worker] = std::move(c);
+    last_run_ms[worker] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  });
   Candidate* winner = &best[0];
   for (Candidate& c : best)
     if (!c.mapping.empty() && c.better_than(*winner)) winner = &c;

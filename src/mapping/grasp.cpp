@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <system_error>
 #include <thread>
 
 namespace rankmap::mapping {
@@ -107,7 +108,13 @@ Mapping map_grasp(const graph::CommGraph& graph, const topology::Allocation& all
     }
   };
   std::vector<std::thread> pool;
-  for (int w = 1; w < threads; ++w) pool.emplace_back(worker, w);
+  for (int w = 1; w < threads; ++w) {
+    try {
+      pool.emplace_back(worker, w);
+    } catch (const std::system_error&) {
+      break;  // a thread the system refuses to start: the others run its iterations
+    }
+  }
   worker(0);
   for (auto& t : pool) t.join();
   Best overall;

@@ -184,17 +184,16 @@ detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph) : graph_(&grap
   active_memo = this;
 }
 
+detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph, std::vector<int> grid) : TaskGridMemo(graph) {
+  grid_ = std::move(grid);
+}
+
 detail::TaskGridMemo::~TaskGridMemo() { active_memo = outer_; }
 
 std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
-  // An inner memo of the same graph (auto's threads each hold one, its caller's among them) defers to
-  // an outer one that already knows the answer.
-  detail::TaskGridMemo* memo = nullptr;
-  for (detail::TaskGridMemo* m = active_memo; m; m = m->outer_) {
-    if (m->graph_ != &graph) continue;
-    if (m->grid_) return *m->grid_;
-    if (!memo) memo = m;
-  }
+  detail::TaskGridMemo* memo = active_memo;
+  while (memo && memo->graph_ != &graph) memo = memo->outer_;
+  if (memo && memo->grid_) return *memo->grid_;
   std::vector<int> grid;
   if (graph.num_tasks() >= 2 && graph.num_edges() > 0 && has_few_offsets(graph)) grid = detect_stencil_grid(graph);
   if (memo) memo->grid_ = grid;

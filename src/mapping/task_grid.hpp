@@ -17,6 +17,9 @@ namespace rankmap::mapping::detail {
 class TaskGridMemo {
  public:
   explicit TaskGridMemo(const graph::CommGraph& graph);
+  /// A memo that already holds `grid`, the task grid of `graph` detected on another thread (memos
+  /// are per thread: auto hands the one it detected to the threads that build its members).
+  TaskGridMemo(const graph::CommGraph& graph, std::vector<int> grid);
   ~TaskGridMemo();
   TaskGridMemo(const TaskGridMemo&) = delete;
   TaskGridMemo& operator=(const TaskGridMemo&) = delete;

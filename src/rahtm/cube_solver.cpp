@@ -1,7 +1,7 @@
 // Canonical forms of cube problems, the solution cache, and the parallel solve of a level.
 #include "cube_solver.hpp"
+#include "mapping/parallel_for.hpp"
 
-#include "parallel.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -90,7 +90,7 @@ std::vector<CubePlacement> CubeSolver::solve_all(const std::vector<CubeProblem>&
   }
   std::vector<CubePlacement> solved(to_solve.size());
   std::vector<char> skipped(to_solve.size(), 0);
-  parallel_for(
+  mapping::detail::parallel_for(
       to_solve.size(), options_.threads,
       [&](std::size_t j, int) {
         const std::size_t i = to_solve[j];

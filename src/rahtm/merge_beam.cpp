@@ -4,8 +4,8 @@
 // the child's internal traffic under g, precomputed once per orientation, and routes only the
 // flows between the child and the children already placed.
 #include "merge_beam.hpp"
+#include "mapping/parallel_for.hpp"
 
-#include "parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -305,7 +305,7 @@ void BeamSearch::prepare_step(int child, const std::vector<std::vector<const Mer
   for (int g = 0; g < choices; ++g)
     if (!leading || children_[child].lead_choices.empty() || children_[child].lead_choices[g]) tried_.push_back(g);
   intra_.assign(choices, {});
-  parallel_for(tried_.size(), options_.threads, [&](std::size_t j, int worker) {
+  mapping::detail::parallel_for(tried_.size(), options_.threads, [&](std::size_t j, int worker) {
     const int g = tried_[j];
     Scratch& sc = scratch_[worker];
     for (const MergeFlow* f : internal) add_flow(*f, g, g, sc);
@@ -353,7 +353,7 @@ std::vector<Candidate> BeamSearch::score_candidates(int child, std::size_t beam)
     }
     sc.clear();
   };
-  parallel_for(per_state, options_.threads, [&](std::size_t k, int worker) { evaluate(k, worker, unbounded); });
+  mapping::detail::parallel_for(per_state, options_.threads, [&](std::size_t k, int worker) { evaluate(k, worker, unbounded); });
   std::vector<std::size_t> pilot(per_state);
   for (std::size_t k = 0; k < per_state; ++k) pilot[k] = k;
   std::sort(pilot.begin(), pilot.end(), [&](std::size_t a, std::size_t b) { return ranks_before(candidates[a], candidates[b]); });
@@ -365,7 +365,7 @@ std::vector<Candidate> BeamSearch::score_candidates(int child, std::size_t beam)
       break;
     }
   const std::size_t shortlist = std::min(per_state, 2 * beam);
-  parallel_for((states_.size() - 1) * shortlist, options_.threads, [&](std::size_t k, int worker) {
+  mapping::detail::parallel_for((states_.size() - 1) * shortlist, options_.threads, [&](std::size_t k, int worker) {
     evaluate((1 + k / shortlist) * per_state + pilot[k % shortlist], worker, bound);
   });
   return candidates;

@@ -5,9 +5,9 @@
 #include "clustering.hpp"
 #include "cube_solver.hpp"
 #include "merge.hpp"
-#include "parallel.hpp"
 #include "params.hpp"
 #include "top_down.hpp"
+#include "mapping/parallel_for.hpp"
 
 #include <rankmap/metrics/channel_load.hpp>
 
@@ -120,7 +120,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   std::vector<mapping::Mapping> slot_of(n);
   std::vector<double> mcl(n);
   std::vector<MergeStats> merge_stats(n);
-  parallel_for(n, outer, [&](std::size_t h, int worker) {
+  mapping::detail::parallel_for(n, outer, [&](std::size_t h, int worker) {
     const MergeOptions merge_options{params.beam, std::max(1, threads / outer), MergeOptions{}.max_orientations,
                                      &merge_deadline[h]};
     merge_stats[h] = merge_blocks(graph, alloc, trees[h], *routing, node_of_task[h], merge_options,

@@ -1,4 +1,5 @@
-// A minimal parallel loop whose calling thread takes part and reports progress.
+// A minimal parallel loop whose calling thread takes part and reports progress, shared by the
+// mappers that run threads (auto, emahd, RAHTM).
 #pragma once
 
 #include <algorithm>
@@ -7,16 +8,19 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
-namespace rankmap::rahtm {
+namespace rankmap::mapping::detail {
 
 /// Runs body(i, worker) for every i in [0, count) on up to `threads` threads, the caller
 /// included as worker 0 (workers are numbered below `threads`, for per-thread scratch space).
 /// Items are handed out one at a time, so results written to per-item slots do not depend on
 /// scheduling. `report(done)` runs on the calling thread only (MapOptions::progress must),
 /// after each item the caller finishes. The first exception thrown by a body is rethrown here.
+/// A thread the system refuses to start (a process limit) is not waited for: the workers that run
+/// take its items, so the loop still ends with every item done, on fewer threads.
 inline void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body,
                          const std::function<void(std::size_t)>& report = {}) {
   std::atomic<std::size_t> next{0}, done{0};
@@ -37,10 +41,16 @@ inline void parallel_for(std::size_t count, int threads, const std::function<voi
   };
   const std::size_t helpers = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1))) - (count > 0);
   std::vector<std::thread> pool;
-  for (std::size_t k = 0; k < helpers; ++k) pool.emplace_back(work, static_cast<int>(k) + 1);
+  for (std::size_t k = 0; k < helpers; ++k) {
+    try {
+      pool.emplace_back(work, static_cast<int>(k) + 1);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   work(0);
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace rankmap::rahtm
+}  // namespace rankmap::mapping::detail
