@@ -15,7 +15,7 @@ struct RowSettings {
   double refine_budget_ms = 2000;  ///< refine alone and in mahd+refine
   double search_budget_ms = 5000;  ///< the other searches that take a budget (emahd, dimorder-best, grasp, ...)
   std::uint64_t seed = 1;
-  int threads = 1;  ///< MapOptions::threads of every row (auto and emahd use them; cpu_ms counts the calling thread only)
+  int threads = 1;  ///< MapOptions::threads of every row (auto, emahd, grasp and rahtm use them; cpu_ms counts the calling thread only)
 };
 
 /// One row: a chain run on every instance, or skipped above a task count.

@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", settings.seed, "seed of every randomised algorithm");
   app.add_option("--threads", settings.threads,
-                 "threads of each mapping, for the rows that use them (auto, emahd); 1 by default")
+                 "threads of each mapping, for the rows that use them (auto, emahd, grasp, rahtm); 1 by default")
       ->check(CLI::Range(1, 64));
   std::string filter;
   app.add_option("--filter", filter, "only the instances whose '<pattern> on <allocation>' contains TEXT");

@@ -194,17 +194,23 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const double scale = share_scale(order, options.threads);
   std::vector<std::optional<Candidate>> built(order.size());
   std::mutex built_mutex;
-  const auto is_new = [&](const Mapping& m) {
+  // Only earlier members count: a later one that built the same mapping first must not take its name.
+  const auto is_new = [&](const Mapping& m, std::size_t k) {
     const std::lock_guard lock(built_mutex);
-    return !holds(starts, m) && std::none_of(built.begin(), built.end(), [&](const auto& c) { return c && c->mapping == m; });
+    return !holds(starts, m) &&
+           std::none_of(built.begin(), built.begin() + static_cast<std::ptrdiff_t>(k),
+                        [&](const auto& c) { return c && c->mapping == m; });
   };
   std::atomic<bool> ended{false};
-  const std::vector<int> task_grid = detect_task_grid(graph);  // the caller's memo knows it already
-  detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int) {
+  // Memos are per thread: the other threads get the task grid that the caller's thread detected.
+  const bool helped = options.threads > 1 && order.size() > 1;
+  const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
+  detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
     if (ended || (timed && deadline.remaining_ms() <= evaluation_ms)) return void(ended = true);
-    const detail::TaskGridMemo known(graph, task_grid);  // memos are per thread
+    std::optional<detail::TaskGridMemo> known;
+    if (worker > 0) known.emplace(graph, task_grid);
     Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
-    if (!is_new(m) || (timed && deadline.passed())) return;
+    if (!is_new(m, k) || (timed && deadline.passed())) return;
     const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
     if (!s) return void(ended = true);
     Candidate c{std::string(order[k]->name), std::move(m), *s, {}};

@@ -7,8 +7,9 @@
 #include <atomic>
 #include <charconv>
 #include <cstdint>
+#include <exception>
 #include <limits>
-#include <system_error>
+#include <mutex>
 #include <thread>
 
 namespace rankmap::mapping {
@@ -107,16 +108,29 @@ Mapping map_grasp(const graph::CommGraph& graph, const topology::Allocation& all
                                     : std::clamp(1 - deadline.remaining_ms() / std::max(options.time_budget_ms, 1e-9), 0.0, 1.0));
     }
   };
+  // An exception must not leave a std::thread (std::terminate): the first is rethrown after the join.
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto guarded = [&](int w) {
+    try {
+      worker(w);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
   std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(threads));
   for (int w = 1; w < threads; ++w) {
     try {
-      pool.emplace_back(worker, w);
-    } catch (const std::system_error&) {
+      pool.emplace_back(guarded, w);
+    } catch (...) {
       break;  // a thread the system refuses to start: the others run its iterations
     }
   }
-  worker(0);
+  guarded(0);
   for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   Best overall;
   for (Best& b : best)
     if (b.iteration >= 0) overall.offer(b.cost, b.iteration, b.node_of);

@@ -8,7 +8,6 @@
 #include <exception>
 #include <functional>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -19,7 +18,7 @@ namespace rankmap::mapping::detail {
 /// Items are handed out one at a time, so results written to per-item slots do not depend on
 /// scheduling. `report(done)` runs on the calling thread only (MapOptions::progress must),
 /// after each item the caller finishes. The first exception thrown by a body is rethrown here.
-/// A thread the system refuses to start (a process limit) is not waited for: the workers that run
+/// A thread the system refuses to start (a process limit, no memory) is not waited for: the workers that run
 /// take its items, so the loop still ends with every item done, on fewer threads.
 inline void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body,
                          const std::function<void(std::size_t)>& report = {}) {
@@ -30,21 +29,22 @@ inline void parallel_for(std::size_t count, int threads, const std::function<voi
     for (std::size_t i; (i = next.fetch_add(1)) < count;) {
       try {
         body(i, worker);
+        const std::size_t finished = done.fetch_add(1) + 1;
+        if (worker == 0 && report) report(finished);
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
         next = count;
       }
-      const std::size_t finished = done.fetch_add(1) + 1;
-      if (worker == 0 && report) report(finished);
     }
   };
   const std::size_t helpers = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1))) - (count > 0);
   std::vector<std::thread> pool;
+  pool.reserve(helpers);  // so that no allocation can fail once a thread runs
   for (std::size_t k = 0; k < helpers; ++k) {
     try {
       pool.emplace_back(work, static_cast<int>(k) + 1);
-    } catch (const std::system_error&) {
+    } catch (...) {  // std::system_error, or no memory for the thread's state
       break;
     }
   }

@@ -10,9 +10,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rankmap::mapping {
@@ -58,14 +60,6 @@ TEST(Auto, NeverWorseThanTheIdentityOnRandomGraphs) {
   }
 }
 
-double dor_mcl(const graph::CommGraph& g, const Allocation& a, const Mapping& m) {
-  return metrics::max_channel_load(g, a, m, *topology::make_routing_model(a.grid(), "dor"));
-}
-
-// Without a named routing, auto optimises MCL under adaptive routing but keeps nothing that raises
-// the MCL under dimension-ordered routing above the launcher's order's. On this 27-point stencil
-// (found with `rankmap map` and `rankmap eval` over the generator's patterns), naming the routing
-// lets auto raise it from 15 to 24.
 // On the clock with two threads: members built two at once and the best two starts continued at
 // once must still give a permutation no worse than the launcher's order.
 TEST(Auto, NeverWorseThanTheIdentityOnTwoThreadsAndAShortBudget) {
@@ -83,6 +77,14 @@ TEST(Auto, NeverWorseThanTheIdentityOnTwoThreadsAndAShortBudget) {
   }
 }
 
+double dor_mcl(const graph::CommGraph& g, const Allocation& a, const Mapping& m) {
+  return metrics::max_channel_load(g, a, m, *topology::make_routing_model(a.grid(), "dor"));
+}
+
+// Without a named routing, auto optimises MCL under adaptive routing but keeps nothing that raises
+// the MCL under dimension-ordered routing above the launcher's order's. On this 27-point stencil
+// (found with `rankmap map` and `rankmap eval` over the generator's patterns), naming the routing
+// lets auto raise it from 15 to 24.
 TEST(Auto, WithoutANamedRoutingNeverRaisesTheDimensionOrderedLoad) {
   const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
   const auto g = graph::make_pattern({.name = "stencil27", .dims = {}, .ranks = 64, .bytes = 1});
@@ -280,6 +282,46 @@ TEST(Auto, BuildsTheWholeMachineMemberFirstOnlyForAGraphWithATaskGrid) {
   build_log().clear();
   detail::map_portfolio(random, whole, options, members);
   EXPECT_EQ(build_log(), (std::vector<std::string>{"listed first", "whole machine"}));
+}
+
+/// The ring of 16 scrambled by a fixed permutation, and the mapping that unscrambles it onto torus:16.
+struct ScrambledRing {
+  Mapping scramble = testing::random_permutation(16, 5);
+  graph::CommGraph graph = [this] {
+    std::vector<graph::Edge> edges;
+    for (const graph::Edge& e : testing::ring_graph(16).edges()) edges.push_back({scramble[e.src], scramble[e.dst], e.weight});
+    return graph::CommGraph::from_edges(16, edges);
+  }();
+  Mapping unscrambled() const { return inverse(scramble); }
+};
+const ScrambledRing& scrambled_ring() {
+  static const ScrambledRing ring;
+  return ring;
+}
+Mapping unscrambles_slowly(const graph::CommGraph&, const Allocation&, const MapOptions&) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return scrambled_ring().unscrambled();
+}
+Mapping unscrambles_at_once(const graph::CommGraph&, const Allocation&, const MapOptions&) {
+  return scrambled_ring().unscrambled();
+}
+
+// Two members that build the same mapping keep the name of the one listed first, even when the
+// other, on another thread, finishes first: the name is reported and breaks ties.
+TEST(Auto, AStartBuiltTwiceIsNamedAfterTheMemberListedFirst) {
+  const detail::PortfolioMember members[] = {{"listed-first", &unscrambles_slowly, ""},
+                                             {"listed-second", &unscrambles_at_once, ""}};
+  const Allocation a = Allocation::full(Grid::parse("torus:16"), 1);
+  for (int threads : {1, 2}) {
+    MapOptions options;
+    options.parameter = "attempts=10";
+    options.time_budget_ms = 1e6;
+    options.threads = threads;
+    Choice choice;
+    options.choice = &choice;
+    EXPECT_EQ(detail::map_portfolio(scrambled_ring().graph, a, options, members), scrambled_ring().unscrambled());
+    EXPECT_EQ(choice.chosen, "listed-first") << threads << " threads: " << choice.detail;
+  }
 }
 
 Mapping fails_on_purpose(const graph::CommGraph&, const Allocation&, const MapOptions&) {
