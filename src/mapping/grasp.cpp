@@ -1,16 +1,14 @@
 // grasp: greedy randomised adaptive search on the hop-bytes quadratic assignment (Li, Pardalos, Resende).
 #include "grasp.hpp"
 #include "greedy_embedding.hpp"
+#include "parallel_for.hpp"
 #include "slot_layout.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cstdint>
-#include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 
 namespace rankmap::mapping {
 
@@ -108,29 +106,9 @@ Mapping map_grasp(const graph::CommGraph& graph, const topology::Allocation& all
                                     : std::clamp(1 - deadline.remaining_ms() / std::max(options.time_budget_ms, 1e-9), 0.0, 1.0));
     }
   };
-  // An exception must not leave a std::thread (std::terminate): the first is rethrown after the join.
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto guarded = [&](int w) {
-    try {
-      worker(w);
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads));
-  for (int w = 1; w < threads; ++w) {
-    try {
-      pool.emplace_back(guarded, w);
-    } catch (...) {
-      break;  // a thread the system refuses to start: the others run its iterations
-    }
-  }
-  guarded(0);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  // One item per worker, each drawing iterations until none is left: parallel_for starts the threads,
+  // hands their exceptions back and runs the loop of a thread the system refuses to start.
+  detail::parallel_for(static_cast<std::size_t>(threads), threads, [&](std::size_t, int w) { worker(w); });
   Best overall;
   for (Best& b : best)
     if (b.iteration >= 0) overall.offer(b.cost, b.iteration, b.node_of);
