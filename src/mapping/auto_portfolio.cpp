@@ -261,8 +261,12 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
       std::move(starts.begin() + first, starts.end(), out.begin() + first);
       break;
     }
+    // Each refine gets what is left of the wave's slice when it starts: if the system refused a
+    // thread, the wave's refines run one after another and must not take a slice each.
+    const Deadline slice(ms);
     detail::parallel_for(last - first, static_cast<int>(last - first), [&](std::size_t k, int) {
-      out[first + k] = refined(starts[first + k], graph, alloc, options, ms, attempts);
+      const double left = attempts > 0 ? kUnboundedMs : slice.remaining_ms();
+      out[first + k] = refined(starts[first + k], graph, alloc, options, left, attempts);
     });
   }
   return out;
@@ -277,10 +281,12 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
                    const MapOptions& options, const Deadline& search, long long attempts, bool timed) {
   const std::size_t count =
       std::min(finished.size(), timed ? static_cast<std::size_t>(std::max(1, options.threads)) : std::size_t{1});
-  const double ms = timed ? search.remaining_ms() : kUnboundedMs;
   std::vector<std::optional<Candidate>> longer(count);
   detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
     const Candidate& start = finished[k];
+    // The time left when this one starts, not when the loop did: on a thread the system refused,
+    // the searches run one after another.
+    const double ms = timed ? search.remaining_ms() : kUnboundedMs;
     Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");
     if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
   });

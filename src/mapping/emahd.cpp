@@ -55,7 +55,7 @@ struct Candidate {
 // both greedy variants as mahd does, the others with by_id. The runs share options.threads
 // threads; each mapping is scored by the objective and the best kept, ties going to the earlier
 // run. Within the time budget: the concentration's partition stops at half of it (as in mahd), a
-// thread starts no run once the time left is less than its last run took, and a run the deadline
+// thread starts no run once the time left is less than the last run took, and a run the deadline
 // cuts short is dropped, except the first, which is then the answer (the tasks its greedy had not
 // placed keep the launcher's order of the free slots). So the runs end within the budget plus one
 // scoring.
@@ -70,10 +70,13 @@ Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& all
   const std::size_t threads = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)), 1,
                                                       runs);
   std::vector<Candidate> best(threads);
-  std::vector<double> last_run_ms(threads, 0.0);
+  // The last run finished on any worker (0: none yet). Runs take about as long on every worker; one
+  // that went by its own last run would skip every item left, since a skip takes the next item at
+  // once, while another worker could still fit one.
+  std::atomic<double> last_run_ms{0.0};
   std::atomic<bool> cut{false};  // a run the deadline cut short: no later one can finish either
   detail::parallel_for(runs, static_cast<int>(threads), [&](std::size_t i, int worker) {
-    if (i > 0 && (cut || deadline.remaining_ms() < last_run_ms[worker])) return;
+    if (i > 0 && (cut || deadline.remaining_ms() < last_run_ms)) return;
     const auto start = std::chrono::steady_clock::now();
     const auto variant = i == 1 ? detail::GreedyVariant::from_centre : detail::GreedyVariant::by_id;
     const detail::Placement run = problem.placer().place(starts[i == 0 ? 0 : i - 1], variant, &deadline);
@@ -82,7 +85,7 @@ Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& all
     // A cut first run is the answer only if nothing else finishes: it is not worth a scoring.
     c.score = run.cut ? detail::Score{kUnscored, kUnscored} : score(c.mapping);
     if (c.better_than(best[worker])) best[worker] = std::move(c);
-    last_run_ms[worker] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    last_run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
   Candidate* winner = &best[0];
   for (Candidate& c : best)
