@@ -13,6 +13,12 @@
 
 namespace rankmap::mapping::detail {
 
+/// How parallel_for starts a helper thread. Tests substitute one that fails as the system may (a
+/// process limit), which cannot be provoked reliably otherwise, least of all as root.
+using ThreadStart = std::thread (*)(std::function<void()>);
+
+inline std::thread start_thread(std::function<void()> run) { return std::thread(std::move(run)); }
+
 /// Runs body(i, worker) for every i in [0, count) on up to `threads` threads, the caller
 /// included as worker 0 (workers are numbered below `threads`, for per-thread scratch space).
 /// Items are handed out one at a time, so results written to per-item slots do not depend on
@@ -21,7 +27,7 @@ namespace rankmap::mapping::detail {
 /// A thread the system refuses to start (a process limit, no memory) is not waited for: the workers that run
 /// take its items, so the loop still ends with every item done, on fewer threads.
 inline void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t, int)>& body,
-                         const std::function<void(std::size_t)>& report = {}) {
+                         const std::function<void(std::size_t)>& report = {}, ThreadStart start = &start_thread) {
   std::atomic<std::size_t> next{0}, done{0};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -43,7 +49,7 @@ inline void parallel_for(std::size_t count, int threads, const std::function<voi
   pool.reserve(helpers);  // so that no allocation can fail once a thread runs
   for (std::size_t k = 0; k < helpers; ++k) {
     try {
-      pool.emplace_back(work, static_cast<int>(k) + 1);
+      pool.push_back(start([&work, worker = static_cast<int>(k) + 1] { work(worker); }));
     } catch (...) {  // std::system_error, or no memory for the thread's state
       break;
     }
