@@ -284,7 +284,7 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
   std::vector<std::optional<Candidate>> longer(count);
   detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
     const Candidate& start = finished[k];
-    // The time left when this one starts, not when the loop did: on a thread the system refused,
+    // The time left when this one starts, not when the loop did: when the system refuses a thread,
     // the searches run one after another.
     const double ms = timed ? search.remaining_ms() : kUnboundedMs;
     Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");

@@ -74,6 +74,7 @@ TEST(ParallelFor, ThreadsThatStartTakeTheItemsOfThoseRefused) {
   }, {}, &start_one_thread);
   for (const auto& d : done) ASSERT_EQ(d.load(), 1);
   EXPECT_LE(highest_worker.load(), 1);  // only the caller and the one helper that started
+  EXPECT_EQ(threads_started.load(), 2);  // after the first refusal the loop asks for no more
 }
 
 }  // namespace
