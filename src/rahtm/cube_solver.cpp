@@ -2,7 +2,6 @@
 #include "cube_solver.hpp"
 #include "mapping/parallel_for.hpp"
 
-
 #include <algorithm>
 #include <cstring>
 #include <numeric>

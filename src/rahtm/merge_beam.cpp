@@ -6,7 +6,6 @@
 #include "merge_beam.hpp"
 #include "mapping/parallel_for.hpp"
 
-
 #include <algorithm>
 #include <atomic>
 #include <bit>

@@ -13,14 +13,19 @@
 namespace rankmap::mapping::detail {
 namespace {
 
+/// Raises `highest` to `worker`; bodies call it from every thread at once.
+void note_worker(std::atomic<int>& highest, int worker) {
+  int seen = highest.load();
+  while (worker > seen && !highest.compare_exchange_weak(seen, worker)) {
+  }
+}
+
 TEST(ParallelFor, DoesEveryItemOnceOnWorkersBelowTheThreadCount) {
   std::vector<std::atomic<int>> done(1000);
   std::atomic<int> highest_worker{0};
   parallel_for(done.size(), 3, [&](std::size_t i, int worker) {
     ++done[i];
-    int seen = highest_worker.load();
-    while (worker > seen && !highest_worker.compare_exchange_weak(seen, worker)) {
-    }
+    note_worker(highest_worker, worker);
   });
   for (const auto& d : done) ASSERT_EQ(d.load(), 1);
   EXPECT_LT(highest_worker.load(), 3);
@@ -28,11 +33,7 @@ TEST(ParallelFor, DoesEveryItemOnceOnWorkersBelowTheThreadCount) {
 
 TEST(ParallelFor, NoMoreWorkersThanItems) {
   std::atomic<int> highest_worker{0};
-  parallel_for(2, 8, [&](std::size_t, int worker) {
-    int seen = highest_worker.load();
-    while (worker > seen && !highest_worker.compare_exchange_weak(seen, worker)) {
-    }
-  });
+  parallel_for(2, 8, [&](std::size_t, int worker) { note_worker(highest_worker, worker); });
   EXPECT_LT(highest_worker.load(), 2);
 }
 
@@ -68,9 +69,7 @@ TEST(ParallelFor, ThreadsThatStartTakeTheItemsOfThoseRefused) {
   std::atomic<int> highest_worker{0};
   parallel_for(done.size(), 4, [&](std::size_t i, int worker) {
     ++done[i];
-    int seen = highest_worker.load();
-    while (worker > seen && !highest_worker.compare_exchange_weak(seen, worker)) {
-    }
+    note_worker(highest_worker, worker);
   }, {}, &start_one_thread);
   for (const auto& d : done) ASSERT_EQ(d.load(), 1);
   EXPECT_LE(highest_worker.load(), 1);  // only the caller and the one helper that started
