@@ -229,6 +229,13 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < instances.size(); ++k) instances[k].id = static_cast<int>(k);
   }
   std::vector<Row> rows = bench::quality_rows(mapping::all_algorithms(), settings);
+  for (const std::string& label : row_labels)
+    if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return r.label == label; })) {
+      std::cerr << "quality_table: --rows: no row is labelled '" << label << "'; the rows are";
+      for (const Row& r : rows) std::cerr << ' ' << r.label;
+      std::cerr << "\n";
+      return 2;
+    }
   if (!row_labels.empty())
     std::erase_if(rows, [&](const Row& r) {
       return std::find(row_labels.begin(), row_labels.end(), r.label) == row_labels.end();
