@@ -241,8 +241,14 @@ void SwapState::clear_delta() {
 
 // Flows between the same two nodes are routed once (a removed and an added flow often cancel),
 // removals first: then every added flow only raises loads, and the swap is dropped as soon as one
-// of them pushes a channel above its phase's ceiling, before the rest are routed.
+// of them pushes a channel above its phase's ceiling, before the rest are routed. Under `shorten`
+// only a swap that lowers hop-bytes can be kept, and hop-bytes need no routing, so the others are
+// dropped first: after the hop-bytes descent most swaps are, and routing them took most of refine's
+// time on scattered nodes, where one flow crosses hundreds of channels under adaptive routing.
 bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
+  const bool shorten = goal_ == Goal::shorten;
+  const double early_hop_delta = shorten ? hop_bytes_change(a, b) : 0;
+  if (shorten && !lowers_hop_bytes(early_hop_delta)) return false;
   bool fits = true;
   for (int p = 0; fits && p < static_cast<int>(phases_.size()); ++p) {
     collect_flows(p, a, b);
@@ -250,11 +256,16 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
     for (const Flow& f : flows_)
       if (!(fits = add_flow(p, f.src, f.dst, f.bytes, ceiling))) break;
   }
-  const bool better = fits && judge_and_apply(hop_bytes_change(a, b));  // most swaps never get here
+  // Most swaps never get to be judged.
+  const bool better = fits && judge_and_apply(shorten ? early_hop_delta : hop_bytes_change(a, b));
   clear_delta();
   if (better) swap(a, b);
   return better;
 }
+
+// Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
+// tolerance only absorbs rounding with fractional ones.
+bool SwapState::lowers_hop_bytes(double hop_delta) const { return hop_delta < -1e-12 * hop_bytes_; }
 
 /// flows_: phase p's flows that swapping a and b changes, merged per node pair, removals first.
 void SwapState::collect_flows(int p, TaskId a, TaskId b) {
@@ -304,11 +315,9 @@ bool SwapState::judge_and_apply(double hop_delta) {
     penalty_delta += penalty(phase, now) - penalty(phase, old);
     squares_delta += now * now - old * old;
   }
-  // Hop-bytes changes are sums of bytes times whole hops, exact for integer byte counts: the
-  // tolerance only absorbs rounding with fractional ones.
-  const double tolerance = 1e-12 * hop_bytes_;
-  const bool secondary_drops = hop_delta < -tolerance || (goal_ == Goal::objective && hop_delta <= tolerance &&
-                                                          penalty_delta < -1e-12 * sum_penalty_);
+  const bool raises_hop_bytes = lowers_hop_bytes(-hop_delta);
+  const bool secondary_drops = lowers_hop_bytes(hop_delta) || (goal_ == Goal::objective && !raises_hop_bytes &&
+                                                               penalty_delta < -1e-12 * sum_penalty_);
   bool hottest_touched = false;
   for (std::size_t p = 0; p < phases_.size() && !hottest_touched; ++p)
     hottest_touched = marked_[phased_channel(p, static_cast<ChannelId>(phases_[p].loads->argmax()))];

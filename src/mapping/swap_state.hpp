@@ -109,6 +109,8 @@ class SwapState {
   };
   /// Adds a flow of phase p to delta_; false if a positive flow takes some channel above `ceiling`.
   bool add_flow(int p, int src, int dst, double bytes, double ceiling);
+  /// Whether a hop-bytes change lowers them, past rounding.
+  bool lowers_hop_bytes(double hop_delta) const;
   void initial_loads(const Deadline& deadline);
   template <typename Visit>
   void for_each_in_edge(const graph::InEdges& in, TaskId t, Visit&& visit) const;
