@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <memory>
 #include <vector>
 
 namespace rankmap::topology {
@@ -47,23 +46,6 @@ TEST(Routing, ParsesSpecs) {
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:0"), InputError);
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:00"), InputError);
   EXPECT_EQ(make_routing_model(Grid::parse("torus:4x4"), "dor:10")->name(), "dor:10");
-}
-
-// A shared model is one object while anyone holds it, per network and routing as the network takes
-// it ("default" on a torus is adaptive), and is built afresh once its last holder let it go.
-TEST(Routing, SharedModelIsOnePerNetworkAndRoutingWhileHeld) {
-  const Network torus(Grid::parse("torus:4x4"));
-  std::shared_ptr<const RoutingModel> adaptive = shared_routing_model(torus, RoutingSpec::parse("adaptive"));
-  EXPECT_EQ(adaptive->name(), "adaptive");
-  EXPECT_EQ(shared_routing_model(torus, RoutingSpec::parse("default")), adaptive);
-  EXPECT_EQ(shared_routing_model(Network(Grid::parse("torus:4x4")), RoutingSpec::parse("adaptive")), adaptive);
-  EXPECT_NE(shared_routing_model(torus, RoutingSpec::parse("dor")), adaptive);
-  EXPECT_NE(shared_routing_model(Network(Grid::parse("mesh:4x4")), RoutingSpec::parse("adaptive")), adaptive);
-  const std::weak_ptr<const RoutingModel> held = adaptive;
-  adaptive.reset();
-  EXPECT_TRUE(held.expired());
-  EXPECT_EQ(shared_routing_model(torus, RoutingSpec::parse("adaptive"))->name(), "adaptive");
-  EXPECT_THROW(shared_routing_model(torus, RoutingSpec::parse("minimal")), InputError);
 }
 
 TEST(Routing, RingNeighbourUsesOneChannel) {
