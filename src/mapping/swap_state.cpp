@@ -158,7 +158,7 @@ double SwapState::hop_bytes_change(TaskId a, TaskId b) const {
 
 bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
   const double delta = hop_bytes_change(a, b);
-  if (!(delta < -1e-12 * hop_bytes_)) return false;
+  if (!lowers_hop_bytes(delta)) return false;
   hop_bytes_ += delta;
   swap(a, b);
   return true;
@@ -243,8 +243,9 @@ void SwapState::clear_delta() {
 // removals first: then every added flow only raises loads, and the swap is dropped as soon as one
 // of them pushes a channel above its phase's ceiling, before the rest are routed. Under `shorten`
 // only a swap that lowers hop-bytes can be kept, and hop-bytes need no routing, so the others are
-// dropped first: after the hop-bytes descent most swaps are, and routing them took most of refine's
-// time on scattered nodes, where one flow crosses hundreds of channels under adaptive routing.
+// dropped first: after the hop-bytes descent most swaps do not lower them, and routing those took
+// most of refine's time on scattered nodes, where a flow crosses hundreds of channels under adaptive
+// routing.
 bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
   const bool shorten = goal_ == Goal::shorten;
   const double early_hop_delta = shorten ? hop_bytes_change(a, b) : 0;
@@ -256,7 +257,6 @@ bool SwapState::try_swap_mcl(TaskId a, TaskId b) {
     for (const Flow& f : flows_)
       if (!(fits = add_flow(p, f.src, f.dst, f.bytes, ceiling))) break;
   }
-  // Most swaps never get to be judged.
   const bool better = fits && judge_and_apply(shorten ? early_hop_delta : hop_bytes_change(a, b));
   clear_delta();
   if (better) swap(a, b);
