@@ -95,6 +95,32 @@ void hop_bytes(benchmark::State& state, const std::string& pattern, const std::s
   report(state, inst, hb);
 }
 
+// Threads routing short flows (offsets of at most 2 per dimension, as a refine's swaps route
+// them) on one shared model against a model each: the shared model's patterns must be read without
+// contention. Both warm their caches first; the ratio of the two at 2 threads is the cost of sharing.
+void short_flows(benchmark::State& state, bool shared) {
+  const auto grid = topology::Grid::parse("torus:16x24x24");
+  static const std::shared_ptr<const topology::RoutingModel> one =
+      topology::shared_routing_model(topology::Network(grid), topology::RoutingSpec::parse("adaptive"));
+  const std::shared_ptr<const topology::RoutingModel> model =
+      shared ? one : std::shared_ptr<const topology::RoutingModel>(topology::make_routing_model(grid, "adaptive"));
+  std::vector<double> loads(grid.num_channel_slots(), 0.0);
+  const auto route_all = [&] {
+    for (NodeId src = 0; src < grid.num_nodes(); ++src)
+      for (int k = 1; k <= 12; ++k) {
+        topology::Coords c = grid.coords_of(src);
+        for (int d = 0; d < 3; ++d) c[d] = (c[d] + (k >> d) % 3) % grid.extent(d);
+        model->add_flow(src, grid.node_at(std::span<const int>(c.data(), 3)), 1.0, loads);
+      }
+  };
+  route_all();
+  for (auto _ : state) {
+    route_all();
+    benchmark::DoNotOptimize(loads.data());
+  }
+  state.counters["flows"] = benchmark::Counter(12.0 * grid.num_nodes(), benchmark::Counter::kIsIterationInvariantRate);
+}
+
 // The targets: 16,384 tasks on torus:4x4x4x4x2 with ppn 32 (the whole machine).
 constexpr char kBgq[] = "torus:4x4x4x4x2";
 // Growth: 16k to 131k tasks on the first nodes of torus:16x16x16x8x2 with ppn 16.
@@ -123,6 +149,13 @@ void register_all() {
   // Dense traffic, where many flows share each destination: flows are walked together there.
   register_pair("random", kBgq, 32, {16384});
   register_pair("fft2d", kFragmentGrid, 0, {2000});
+  for (bool shared : {false, true})
+    benchmark::RegisterBenchmark(shared ? "short_flows/shared_model" : "short_flows/model_per_thread", short_flows,
+                                 shared)
+        ->Unit(benchmark::kMillisecond)
+        ->Threads(1)
+        ->Threads(2)
+        ->UseRealTime();
 }
 
 }  // namespace

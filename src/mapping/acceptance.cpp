@@ -40,7 +40,7 @@ double dor_max_channel_load(const graph::CommGraph& graph, const topology::Alloc
   topology::RoutingSpec fixed;
   fixed.kind = static_routing_of(alloc.network());
   return metrics::phased_max_channel_load(metrics::phases_or_whole(graph, phases), alloc, slot_of,
-                                          *topology::make_routing_model(alloc.network(), fixed));
+                                          *topology::shared_routing_model(alloc.network(), fixed));
 }
 
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,

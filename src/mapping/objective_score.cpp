@@ -9,7 +9,7 @@ namespace rankmap::mapping::detail {
 ObjectiveScorer::ObjectiveScorer(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                  const MapOptions& options)
     : graph_(graph), alloc_(alloc), phases_(options.phases) {
-  if (options.objective == Objective::mcl) routing_ = topology::make_routing_model(alloc.network(), options.routing);
+  if (options.objective == Objective::mcl) routing_ = topology::shared_routing_model(alloc.network(), options.routing);
 }
 
 Score ObjectiveScorer::operator()(std::span<const SlotId> slot_of) const {

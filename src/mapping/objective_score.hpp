@@ -35,7 +35,7 @@ class ObjectiveScorer {
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;
   std::span<const graph::CommGraph> phases_;
-  std::unique_ptr<topology::RoutingModel> routing_;  ///< null under the hop-bytes objective
+  std::shared_ptr<const topology::RoutingModel> routing_;  ///< null under the hop-bytes objective
 };
 
 }  // namespace rankmap::mapping::detail

@@ -291,7 +291,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 double objective_value(const graph::CommGraph& graph, const Allocation& alloc, const Mapping& m,
                        const MapOptions& options) {
   if (options.objective == Objective::hop_bytes) return metrics::hop_bytes(graph, alloc, m);
-  const auto routing = topology::make_routing_model(alloc.grid(), options.routing);
+  const auto routing = topology::shared_routing_model(alloc.network(), options.routing);
   return metrics::max_channel_load(graph, alloc, m, *routing);
 }
 

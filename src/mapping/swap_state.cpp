@@ -64,7 +64,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
     hop_bytes_ = initial_objective_ = metrics::hop_bytes(graph, alloc, slot_of_);
     ready_ = true;
   } else {
-    routing_ = topology::make_routing_model(alloc.network(), options.routing);
+    routing_ = topology::shared_routing_model(alloc.network(), options.routing);
     hop_bytes_ = metrics::hop_bytes(graph, alloc, slot_of_);
     phase_graphs_ = metrics::phases_or_whole(graph, options.phases);
     if (options.phases.empty()) phases_.emplace_back(&graph, &in_);

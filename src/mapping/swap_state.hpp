@@ -156,7 +156,7 @@ class SwapState {
   bool ready_ = false;
   Goal goal_ = Goal::objective;
   double evaluation_ms_ = 0;
-  std::unique_ptr<topology::RoutingModel> routing_;
+  std::shared_ptr<const topology::RoutingModel> routing_;
   Mapping slot_of_;
   std::vector<TaskId> task_of_slot_;
   std::vector<int> node_;

@@ -53,7 +53,7 @@ mapping::Mapping run_rahtm(const graph::CommGraph& graph, const topology::Alloca
   const mapping::Deadline top_down_deadline(kTopDownBudgetShare * options.time_budget_ms);
   RahtmParams params = parse_rahtm_params(options.parameter);
   params.clustering.seed = options.seed;
-  const auto routing = topology::make_routing_model(alloc.grid(), options.routing);
+  const auto routing = topology::shared_routing_model(alloc.network(), options.routing);
   const int threads = std::max(1, options.threads);
 
   std::vector<BlockTree> trees;

@@ -23,7 +23,7 @@ class Objective {
       : graph_(graph), placement_(placement), kind_(config.objective) {
     if (placement.mode == Placement::Mode::nodes_only) name_ = "offnode";
     else if (kind_ == mapping::Objective::mcl) {
-      routing_ = topology::make_routing_model(placement.alloc.network(), config.routing);
+      routing_ = topology::shared_routing_model(placement.alloc.network(), config.routing);
       name_ = "mcl";
     } else {
       name_ = "hopbytes";
@@ -40,7 +40,7 @@ class Objective {
   const graph::CommGraph& graph_;
   const Placement& placement_;
   mapping::Objective kind_;
-  std::unique_ptr<topology::RoutingModel> routing_;
+  std::shared_ptr<const topology::RoutingModel> routing_;
   std::string name_;
 };
 

@@ -19,9 +19,11 @@ std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) c
     // Along a long row the mass left to turn halves every hop and underflows to zero after ~1075
     // hops; a step with no share is no step (its loss is below the smallest double).
     if (share == 0.0) continue;
+    bool first = true;
     box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
       mass[q] += share;
-      steps.push_back(box.make_step(p, dim, dir, share));
+      steps.push_back(box.make_step(p, dim, dir, share, first));
+      first = false;
     });
   }
   return steps;

@@ -20,12 +20,15 @@ std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) cons
   steps.reserve(box.num_steps());
   for (std::uint32_t p : box.points_in_order()) {
     if (through[p] == 0.0) continue;
+    const int hops_left = box.hops_left(p);
+    bool first = true;
     box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
-      const double share = through[p] * box.path_fraction(p, dim);
+      const double share = through[p] * box.path_fraction(p, dim, hops_left);
       // Shares too small for a double (far from the straight line on a long box) carry nothing.
       if (share == 0.0) return;
       through[q] += share;
-      steps.push_back(box.make_step(p, dim, dir, share));
+      steps.push_back(box.make_step(p, dim, dir, share, first));
+      first = false;
     });
   }
   return steps;

@@ -15,6 +15,7 @@ std::vector<RouteStep> DorRouting::build_pattern(const OffsetKey& key) const {
   std::vector<RouteStep> steps;
   RouteStep step{};
   step.fraction = 1.0;
+  step.new_point = 1;  // one path: every step leaves a point of its own
   for (int d : order_) {
     const int off = key.offset[d];
     const int dir = off < 0 ? -1 : 1;

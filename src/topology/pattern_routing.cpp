@@ -11,16 +11,34 @@ namespace {
 // beyond it patterns are rebuilt per call instead of growing memory without bound.
 constexpr std::size_t kMaxCachedSteps = std::size_t{1} << 21;
 constexpr std::uint64_t kMaxBoxPoints = std::uint64_t{1} << 26;
+/// Slots of the pattern cache (8 bytes each): a 3D torus needs (k/2 + 1)^3 of them, 4,913 at
+/// 32x32x32 and 7,290 for torus:16x16x16x8x2.
+constexpr std::size_t kMaxCacheSlots = std::size_t{1} << 20;
 
 }  // namespace
 
-std::size_t OffsetKeyHash::operator()(const OffsetKey& k) const noexcept {
-  std::size_t h = 0x9e3779b97f4a7c15ULL;
-  for (auto v : k.offset) h = (h ^ static_cast<std::uint32_t>(v)) * 0x100000001b3ULL;
-  return h;
+PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*network_.grid_if()) {
+  std::size_t slots = 1;
+  for (int d = grid_.ndims() - 1; d >= 0; --d) {
+    key_stride_[d] = slots;
+    // A torus offset's magnitude is at most k/2, a mesh offset's k - 1.
+    slots *= static_cast<std::size_t>(grid_.is_torus(d) ? grid_.extent(d) / 2 + 1 : grid_.extent(d));
+    if (slots > kMaxCacheSlots) return;
+  }
+  cache_ = std::make_unique<std::atomic<const std::vector<RouteStep>*>[]>(slots);
+  for (std::size_t i = 0; i < slots; ++i) cache_[i].store(nullptr, std::memory_order_relaxed);
+  num_cache_slots_ = slots;
 }
 
-PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*network_.grid_if()) {}
+PatternRouting::~PatternRouting() {
+  for (std::size_t i = 0; i < num_cache_slots_; ++i) delete cache_[i].load(std::memory_order_relaxed);
+}
+
+std::size_t PatternRouting::cache_index(const OffsetKey& key) const {
+  std::size_t index = 0;
+  for (int d = 0; d < grid_.ndims(); ++d) index += static_cast<std::size_t>(key.offset[d]) * key_stride_[d];
+  return index;
+}
 
 // Every routing model here treats the two directions of a dimension alike, so the route of a
 // negative offset is the mirror image of the positive one's. Caching only the positive ones holds
@@ -37,26 +55,21 @@ OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst, std::uint
   return key;
 }
 
-std::vector<RouteStep> PatternRouting::marked(std::vector<RouteStep> steps) {
-  for (std::size_t i = 0; i < steps.size(); ++i) steps[i].new_point = i == 0 || steps[i].rel != steps[i - 1].rel;
-  return steps;
-}
-
+// Two threads may build the same pattern at once; the first to publish it wins and the other's
+// copy is dropped, so a slot never changes once set and readers need no lock.
 const std::vector<RouteStep>& PatternRouting::pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const {
-  {
-    std::shared_lock lock(cache_mutex_);
-    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-    if (cached_steps_ >= kMaxCachedSteps) {
-      lock.unlock();
-      scratch = marked(build_pattern(key));
-      return scratch;
-    }
+  std::atomic<const std::vector<RouteStep>*>* slot = cache_ ? &cache_[cache_index(key)] : nullptr;
+  if (slot)
+    if (const std::vector<RouteStep>* cached = slot->load(std::memory_order_acquire)) return *cached;
+  scratch = build_pattern(key);
+  if (!slot || cached_steps_.load(std::memory_order_relaxed) >= kMaxCachedSteps) return scratch;
+  auto built = std::make_unique<const std::vector<RouteStep>>(std::move(scratch));
+  const std::vector<RouteStep>* expected = nullptr;
+  if (slot->compare_exchange_strong(expected, built.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
+    cached_steps_.fetch_add(built->size(), std::memory_order_relaxed);
+    return *built.release();
   }
-  std::vector<RouteStep> built = marked(build_pattern(key));
-  std::unique_lock lock(cache_mutex_);
-  auto [it, inserted] = cache_.try_emplace(key, std::move(built));
-  if (inserted) cached_steps_ += it->second.size();
-  return it->second;  // unordered_map never moves its values, so the reference stays valid
+  return *expected;
 }
 
 template <typename Visit>
@@ -169,19 +182,24 @@ void MinimalPathBox::order_points(bool any_tie) {
   for (std::uint32_t p = 0; p < num_points_; ++p) order_[count[level[p]]++] = p;
 }
 
+int MinimalPathBox::hops_left(std::uint32_t point) const {
+  int hops = 0;
+  for (int d = 0; d < ndims_; ++d) hops += magnitude_[d] - std::abs(signed_position(point, d));
+  return hops;
+}
+
 // Minimal paths from a point with h_d hops left in each dimension: (sum h)! / prod h_d!, doubled
 // per tie dimension still at its fork. A step in dimension d leaves h_d - 1 there, so it carries
 // h_d / sum h of them, halved at a fork.
-double MinimalPathBox::path_fraction(std::uint32_t point, int dim) const {
-  int hops_left = 0;
-  for (int d = 0; d < ndims_; ++d) hops_left += magnitude_[d] - std::abs(signed_position(point, d));
+double MinimalPathBox::path_fraction(std::uint32_t point, int dim, int hops_left) const {
   const int in_dim = magnitude_[dim] - std::abs(signed_position(point, dim));
   const bool fork = tie_[dim] && signed_position(point, dim) == 0;
   return static_cast<double>(in_dim) / (fork ? 2.0 * hops_left : hops_left);
 }
 
-RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction) const {
+RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction, bool first) const {
   RouteStep step{};
+  step.new_point = first ? 1 : 0;
   for (int d = 0; d < ndims_; ++d) step.rel[d] = static_cast<std::int16_t>(signed_position(point, d));
   step.dim = static_cast<std::uint8_t>(dim);
   step.dir = static_cast<std::uint8_t>(dir);

@@ -4,11 +4,10 @@
 
 #include <rankmap/topology/routing.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
-#include <shared_mutex>
-#include <unordered_map>
+#include <memory>
 
 namespace rankmap::topology::detail {
 
@@ -18,8 +17,9 @@ struct RouteStep {
   std::array<std::int16_t, kMaxDims> rel;
   std::uint8_t dim;
   std::uint8_t dir;
-  /// 1 when `rel` differs from the previous step's (set by the cache): routing a flow finds the
-  /// node once per point, and comparing the offsets at every step took a sixth of the scoring time.
+  /// 1 when `rel` differs from the previous step's (set by build_pattern, which knows): routing a
+  /// flow finds the node once per point, and comparing the offsets at every step took a sixth of
+  /// the scoring time.
   std::uint8_t new_point;
   double fraction;
 };
@@ -28,10 +28,6 @@ struct RouteStep {
 /// only offset that goes both ways, is k/2).
 struct OffsetKey {
   std::array<std::int32_t, kMaxDims> offset{};
-  bool operator==(const OffsetKey&) const = default;
-};
-struct OffsetKeyHash {
-  std::size_t operator()(const OffsetKey& k) const noexcept;
 };
 
 /// A translation-invariant grid routing: the route of a flow depends only on its offset vector,
@@ -39,30 +35,37 @@ struct OffsetKeyHash {
 class PatternRouting : public RoutingModel {
  public:
   explicit PatternRouting(Grid grid);
+  ~PatternRouting() override;
   const Network& network() const noexcept override { return network_; }
   void route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const override;
   void route_loads(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const override;
   void add_flow(NodeId src, NodeId dst, double bytes, std::span<double> loads) const override;
 
  protected:
-  /// The relative route for a flow with these per-dimension minimal offsets.
+  /// The relative route for a flow with these per-dimension minimal offsets, the steps out of
+  /// one point together, with RouteStep::new_point set.
   virtual std::vector<RouteStep> build_pattern(const OffsetKey& key) const = 0;
 
  private:
   /// The offsets' magnitudes; bit d of `mirrored` is set where the offset along d is negative.
   OffsetKey key_of(const Coords& src, const Coords& dst, std::uint32_t& mirrored) const;
-  /// `steps` with RouteStep::new_point set.
-  static std::vector<RouteStep> marked(std::vector<RouteStep> steps);
   /// Returns the cached pattern, or builds it into `scratch` when the cache is full.
   const std::vector<RouteStep>& pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const;
+  /// The key's slot in cache_.
+  std::size_t cache_index(const OffsetKey& key) const;
   template <typename Visit>
   void for_each_channel(NodeId src, NodeId dst, Visit&& visit) const;
 
   Network network_;
   const Grid& grid_;  ///< network_'s
-  mutable std::shared_mutex cache_mutex_;
-  mutable std::unordered_map<OffsetKey, std::vector<RouteStep>, OffsetKeyHash> cache_;
-  mutable std::size_t cached_steps_ = 0;
+  std::array<std::size_t, kMaxDims> key_stride_{};
+  /// One slot per possible key, filled once and never changed while the model lives: threads that
+  /// share a model read patterns without a lock. A shared lock per routed flow made two threads
+  /// routing short flows on one model twice as slow as with a model each. Null when the grid has
+  /// too many keys to hold a slot each; patterns are then rebuilt per flow.
+  std::unique_ptr<std::atomic<const std::vector<RouteStep>*>[]> cache_;
+  std::size_t num_cache_slots_ = 0;
+  mutable std::atomic<std::size_t> cached_steps_{0};
 };
 
 /// Enumerates the minimal-path region between a source and a destination: the box of
@@ -80,12 +83,15 @@ class MinimalPathBox {
   /// The productive steps out of `point`: calls visit(next_point, dim, dir).
   template <typename Visit>
   void for_each_step(std::uint32_t point, Visit&& visit) const;
-  /// The fraction of the minimal paths from `point` that leave it by a step in dimension `dim`
-  /// (by each of the two steps where a tie dimension forks). It is a ratio of path counts, which
-  /// themselves overflow a double on grids of a few hundred nodes a side.
-  double path_fraction(std::uint32_t point, int dim) const;
-  /// The step as a RouteStep with the given fraction.
-  RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction) const;
+  /// The hops from `point` to the destination.
+  int hops_left(std::uint32_t point) const;
+  /// The fraction of the minimal paths from `point`, `hops_left` hops from the destination, that
+  /// leave it by a step in dimension `dim` (by each of the two steps where a tie dimension forks).
+  /// It is a ratio of path counts, which themselves overflow a double on grids of a few hundred
+  /// nodes a side.
+  double path_fraction(std::uint32_t point, int dim, int hops_left) const;
+  /// The step as a RouteStep with the given fraction; `first` if no step out of `point` precedes it.
+  RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction, bool first) const;
 
  private:
   int signed_position(std::uint32_t point, int d) const { return position_[point * ndims_ + d]; }

@@ -5,6 +5,8 @@
 #include "routing_models.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace rankmap::topology {
 
@@ -125,6 +127,19 @@ std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, const Routing
 
 std::unique_ptr<RoutingModel> make_routing_model(const Grid& grid, std::string_view spec) {
   return make_routing_model(Network(grid), RoutingSpec::parse(spec));
+}
+
+std::shared_ptr<const RoutingModel> shared_routing_model(const Network& network, const RoutingSpec& spec) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const RoutingModel>> models;
+  const std::string key = network.to_string() + '\n' + spec.on(network).to_string();
+  const std::lock_guard lock(mutex);
+  if (const auto it = models.find(key); it != models.end())
+    if (std::shared_ptr<const RoutingModel> model = it->second.lock()) return model;
+  std::shared_ptr<const RoutingModel> model = make_routing_model(network, spec);
+  std::erase_if(models, [](const auto& entry) { return entry.second.expired(); });
+  models[key] = model;
+  return model;
 }
 
 }  // namespace rankmap::topology

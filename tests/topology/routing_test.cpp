@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <thread>
 #include <vector>
 
 namespace rankmap::topology {
@@ -46,6 +48,63 @@ TEST(Routing, ParsesSpecs) {
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:0"), InputError);
   EXPECT_THROW(make_routing_model(Grid::parse("torus:4x4"), "dor:00"), InputError);
   EXPECT_EQ(make_routing_model(Grid::parse("torus:4x4"), "dor:10")->name(), "dor:10");
+}
+
+// A shared model is one object while anyone holds it, per network and routing as the network takes
+// it ("default" on a torus is adaptive), and is built afresh once its last holder let it go.
+TEST(Routing, SharedModelIsOnePerNetworkAndRoutingWhileHeld) {
+  const Network torus(Grid::parse("torus:4x4"));
+  std::shared_ptr<const RoutingModel> adaptive = shared_routing_model(torus, RoutingSpec::parse("adaptive"));
+  EXPECT_EQ(adaptive->name(), "adaptive");
+  EXPECT_EQ(shared_routing_model(torus, RoutingSpec::parse("default")), adaptive);
+  EXPECT_EQ(shared_routing_model(Network(Grid::parse("torus:4x4")), RoutingSpec::parse("adaptive")), adaptive);
+  EXPECT_NE(shared_routing_model(torus, RoutingSpec::parse("dor")), adaptive);
+  EXPECT_NE(shared_routing_model(Network(Grid::parse("mesh:4x4")), RoutingSpec::parse("adaptive")), adaptive);
+  const std::weak_ptr<const RoutingModel> held = adaptive;
+  adaptive.reset();
+  EXPECT_TRUE(held.expired());
+  EXPECT_EQ(shared_routing_model(torus, RoutingSpec::parse("adaptive"))->name(), "adaptive");
+  EXPECT_THROW(shared_routing_model(torus, RoutingSpec::parse("minimal")), InputError);
+}
+
+// Patterns are cached in a slot per offset, published once and read without a lock: threads that
+// share a model while they fill its cache must get the loads a model of their own gives.
+TEST(Routing, ThreadsSharingAModelRouteAsAModelOfTheirOwn) {
+  const Grid g = Grid::parse("torus:8x6x4");
+  const auto all_flows = [&](const RoutingModel& model) {
+    std::vector<double> loads(g.num_channel_slots(), 0.0);
+    for (NodeId src = 0; src < g.num_nodes(); src += 3)
+      for (NodeId dst = 0; dst < g.num_nodes(); dst += 5) model.add_flow(src, dst, 1.0 + src % 7, loads);
+    return loads;
+  };
+  const std::vector<double> own = all_flows(*make_routing_model(g, "adaptive"));
+  const std::shared_ptr<const RoutingModel> shared = shared_routing_model(Network(g), RoutingSpec::parse("adaptive"));
+  std::vector<std::vector<double>> seen(4);
+  std::vector<std::thread> threads;
+  for (auto& loads : seen) threads.emplace_back([&] { loads = all_flows(*shared); });
+  for (std::thread& t : threads) t.join();
+  for (const auto& loads : seen) EXPECT_EQ(loads, own);
+}
+
+// A grid with more possible offsets than the cache has slots for routes every flow afresh.
+TEST(Routing, GridTooLargeToCacheRoutesAsASmallOneDoes) {
+  const Grid huge = Grid::parse("mesh:1100x1000");
+  const Grid small = Grid::parse("mesh:2x2");
+  for (auto spec : {"adaptive", "dor"}) {
+    const auto model = make_routing_model(huge, spec);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      std::vector<ChannelShare> shares;
+      model->route(0, huge.node_at(std::vector<int>{1, 1}), shares);
+      Loads actual, expected;
+      for (const ChannelShare& s : shares) actual[s.channel] += s.fraction;
+      for (const auto& [c, load] : loads_of(small, spec, {0, 0}, {1, 1}, 1)) {
+        const NodeId from = small.channel_source(c);
+        expected[ch(huge, {small.coord(from, 0), small.coord(from, 1)}, small.channel_dim(c),
+                    small.channel_direction(c))] = load;
+      }
+      expect_loads(actual, expected);
+    }
+  }
 }
 
 TEST(Routing, RingNeighbourUsesOneChannel) {
