@@ -147,11 +147,7 @@ bool Grid::is_tie(int a, int b, int d) const {
   return std::abs(offset(a, b, d)) * 2 == k;
 }
 
-int Grid::hops(NodeId a, NodeId b) const {
-  int h = 0;
-  for (int d = 0; d < ndims_; ++d) h += std::abs(offset(coord(a, d), coord(b, d), d));
-  return h;
-}
+int Grid::hops(NodeId a, NodeId b) const { return hops(coords_of(a), coords_of(b)); }
 
 int Grid::diameter() const {
   int h = 0;

@@ -59,6 +59,16 @@ class Grid {
   bool is_tie(int a, int b, int d) const;
   /// Minimal hop count between two nodes over the whole grid.
   int hops(NodeId a, NodeId b) const;
+  /// The same between two nodes given by their coordinates (as coords_of() gives them): callers
+  /// that measure many pairs look the coordinates up once per node instead of dividing per pair.
+  int hops(const Coords& a, const Coords& b) const {
+    int h = 0;
+    for (int d = 0; d < ndims_; ++d) {
+      const int delta = a[d] > b[d] ? a[d] - b[d] : b[d] - a[d];
+      h += torus_[d] && 2 * delta > extents_[d] ? extents_[d] - delta : delta;
+    }
+    return h;
+  }
   /// Largest hop count between any two nodes.
   int diameter() const;
 
