@@ -25,8 +25,7 @@ PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*ne
     slots *= static_cast<std::size_t>(grid_.is_torus(d) ? grid_.extent(d) / 2 + 1 : grid_.extent(d));
     if (slots > kMaxCacheSlots) return;
   }
-  cache_ = std::make_unique<std::atomic<const std::vector<RouteStep>*>[]>(slots);
-  for (std::size_t i = 0; i < slots; ++i) cache_[i].store(nullptr, std::memory_order_relaxed);
+  cache_ = std::make_unique<std::atomic<const std::vector<RouteStep>*>[]>(slots);  // all null
   num_cache_slots_ = slots;
 }
 
@@ -77,7 +76,7 @@ void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) con
   if (src == dst) return;
   const Coords s = grid_.coords_of(src);
   const Coords t = grid_.coords_of(dst);
-  thread_local std::vector<RouteStep> scratch;
+  std::vector<RouteStep> scratch;  // holds the pattern only when it is not cached
   std::uint32_t mirrored = 0;
   const std::vector<RouteStep>& steps = pattern(key_of(s, t, mirrored), scratch);
   const int n = grid_.ndims();
@@ -191,10 +190,10 @@ int MinimalPathBox::hops_left(std::uint32_t point) const {
 // Minimal paths from a point with h_d hops left in each dimension: (sum h)! / prod h_d!, doubled
 // per tie dimension still at its fork. A step in dimension d leaves h_d - 1 there, so it carries
 // h_d / sum h of them, halved at a fork.
-double MinimalPathBox::path_fraction(std::uint32_t point, int dim, int hops_left) const {
+double MinimalPathBox::path_fraction(std::uint32_t point, int dim, int hops_to_go) const {
   const int in_dim = magnitude_[dim] - std::abs(signed_position(point, dim));
   const bool fork = tie_[dim] && signed_position(point, dim) == 0;
-  return static_cast<double>(in_dim) / (fork ? 2.0 * hops_left : hops_left);
+  return static_cast<double>(in_dim) / (fork ? 2.0 * hops_to_go : hops_to_go);
 }
 
 RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction, bool first) const {

@@ -17,9 +17,9 @@ struct RouteStep {
   std::array<std::int16_t, kMaxDims> rel;
   std::uint8_t dim;
   std::uint8_t dir;
-  /// 1 when `rel` differs from the previous step's (set by build_pattern, which knows): routing a
-  /// flow finds the node once per point, and comparing the offsets at every step took a sixth of
-  /// the scoring time.
+  /// 1 on the first step out of each point (set by build_pattern, which knows): routing a flow
+  /// finds the node once per point, and comparing the offsets at every step took a sixth of the
+  /// scoring time.
   std::uint8_t new_point;
   double fraction;
 };
@@ -49,7 +49,7 @@ class PatternRouting : public RoutingModel {
  private:
   /// The offsets' magnitudes; bit d of `mirrored` is set where the offset along d is negative.
   OffsetKey key_of(const Coords& src, const Coords& dst, std::uint32_t& mirrored) const;
-  /// Returns the cached pattern, or builds it into `scratch` when the cache is full.
+  /// Returns the cached pattern, or builds it into `scratch` when the grid has no cache or it is full.
   const std::vector<RouteStep>& pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const;
   /// The key's slot in cache_.
   std::size_t cache_index(const OffsetKey& key) const;
@@ -85,11 +85,11 @@ class MinimalPathBox {
   void for_each_step(std::uint32_t point, Visit&& visit) const;
   /// The hops from `point` to the destination.
   int hops_left(std::uint32_t point) const;
-  /// The fraction of the minimal paths from `point`, `hops_left` hops from the destination, that
+  /// The fraction of the minimal paths from `point`, `hops_to_go` hops from the destination, that
   /// leave it by a step in dimension `dim` (by each of the two steps where a tie dimension forks).
   /// It is a ratio of path counts, which themselves overflow a double on grids of a few hundred
   /// nodes a side.
-  double path_fraction(std::uint32_t point, int dim, int hops_left) const;
+  double path_fraction(std::uint32_t point, int dim, int hops_to_go) const;
   /// The step as a RouteStep with the given fraction; `first` if no step out of `point` precedes it.
   RouteStep make_step(std::uint32_t point, int dim, Direction dir, double fraction, bool first) const;
 

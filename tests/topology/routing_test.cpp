@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <latch>
 #include <map>
 #include <memory>
 #include <thread>
@@ -70,18 +71,23 @@ TEST(Routing, SharedModelIsOnePerNetworkAndRoutingWhileHeld) {
 // Patterns are cached in a slot per offset, published once and read without a lock: threads that
 // share a model while they fill its cache must get the loads a model of their own gives.
 TEST(Routing, ThreadsSharingAModelRouteAsAModelOfTheirOwn) {
-  const Grid g = Grid::parse("torus:8x6x4");
+  const Grid g = Grid::parse("torus:12x10x8");  // 210 offsets, ties in every dimension
   const auto all_flows = [&](const RoutingModel& model) {
     std::vector<double> loads(g.num_channel_slots(), 0.0);
-    for (NodeId src = 0; src < g.num_nodes(); src += 3)
-      for (NodeId dst = 0; dst < g.num_nodes(); dst += 5) model.add_flow(src, dst, 1.0 + src % 7, loads);
+    for (NodeId src = 0; src < g.num_nodes(); src += 7)
+      for (NodeId dst = 0; dst < g.num_nodes(); dst += 3) model.add_flow(src, dst, 1.0 + src % 7, loads);
     return loads;
   };
   const std::vector<double> own = all_flows(*make_routing_model(g, "adaptive"));
   const std::shared_ptr<const RoutingModel> shared = shared_routing_model(Network(g), RoutingSpec::parse("adaptive"));
   std::vector<std::vector<double>> seen(4);
+  std::latch start(static_cast<std::ptrdiff_t>(seen.size()));  // so that they fill the cache together
   std::vector<std::thread> threads;
-  for (auto& loads : seen) threads.emplace_back([&] { loads = all_flows(*shared); });
+  for (auto& loads : seen)
+    threads.emplace_back([&] {
+      start.arrive_and_wait();
+      loads = all_flows(*shared);
+    });
   for (std::thread& t : threads) t.join();
   for (const auto& loads : seen) EXPECT_EQ(loads, own);
 }
