@@ -28,9 +28,7 @@ inline int axis_distance(const topology::Grid& grid, int d, int a, int b) {
 
 /// Hop distance between two coordinate vectors of `grid`.
 inline int hops_between(const topology::Grid& grid, const topology::Coords& a, const topology::Coords& b) {
-  int h = 0;
-  for (int d = 0; d < grid.ndims(); ++d) h += axis_distance(grid, d, a[d], b[d]);
-  return h;
+  return grid.hops(a, b);
 }
 
 /// sum of weight * hops from a point to a set of anchors, and a point where it is least.

@@ -13,8 +13,8 @@ double grid_hop_bytes(const graph::CommGraph& graph, const topology::Allocation&
                       std::span<const SlotId> slot_of) {
   std::vector<topology::Coords> coords(static_cast<std::size_t>(alloc.num_nodes()));
   for (int i = 0; i < alloc.num_nodes(); ++i) coords[i] = grid.coords_of(alloc.node(i));
-  std::vector<int> node_of_task(slot_of.size());
-  for (std::size_t t = 0; t < slot_of.size(); ++t) node_of_task[t] = alloc.node_index_of_slot(slot_of[t]);
+  std::vector<int> node_of_task(static_cast<std::size_t>(graph.num_tasks()));
+  for (TaskId t = 0; t < graph.num_tasks(); ++t) node_of_task[t] = alloc.node_index_of_slot(slot_of[t]);
   double total = 0;
   for (TaskId t = 0; t < graph.num_tasks(); ++t) {
     const topology::Coords& a = coords[node_of_task[t]];

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 
 namespace rankmap::metrics {
 namespace {
@@ -118,6 +119,27 @@ TEST(Metrics, CheckMappingNamesTheProblem) {
   EXPECT_THROW(check_mapping(g, a, std::vector<SlotId>{0, 1, 3}), InputError);
   EXPECT_THROW(check_mapping(g, a, std::vector<SlotId>{0, 1, 1}), InputError);
   EXPECT_NO_THROW(check_mapping(g, a, std::vector<SlotId>{2, 1, 0}));
+}
+
+// On a grid hop-bytes look each node's coordinates up once; the total must be the one summed edge
+// by edge with the network's hops, in the same order, bit for bit: scattered nodes, two slots each,
+// a shuffled mapping and fractional bytes.
+TEST(Metrics, HopBytesOnAGridEqualTheEdgeByEdgeSum) {
+  const Grid grid = Grid::parse("grid:5x6x4:torus=101");
+  const std::vector<NodeId> nodes = {97, 3, 60, 11, 118, 45, 0, 72, 33, 101, 19, 86};
+  const Allocation alloc = Allocation::of_nodes(topology::Network(grid), nodes, 2);
+  std::mt19937_64 rng(7);
+  std::vector<graph::Edge> edges;
+  for (int k = 0; k < 120; ++k)
+    edges.push_back({static_cast<TaskId>(rng() % 24), static_cast<TaskId>(rng() % 24), static_cast<double>(rng() % 1000) / 7});
+  const graph::CommGraph g = graph::CommGraph::from_edges(24, edges);
+  const std::vector<SlotId> m = testing::random_permutation(24, 3);
+  double expected = 0;
+  for (TaskId t = 0; t < g.num_tasks(); ++t)
+    for (std::size_t k = 0; k < g.out_neighbors(t).size(); ++k)
+      expected += g.out_weights(t)[k] * grid.hops(alloc.node_of_slot(m[t]), alloc.node_of_slot(m[g.out_neighbors(t)[k]]));
+  EXPECT_GT(expected, 0);
+  EXPECT_EQ(hop_bytes(g, alloc, m), expected);
 }
 
 TEST(Metrics, LowerBoundSqueezesAStarThroughOneNode) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace rankmap::topology {
 namespace {
 
@@ -50,6 +52,21 @@ TEST(Grid, OffsetsTakeTheShortWayAndTiesGoPlus) {
   EXPECT_FALSE(g.is_tie(0, 3, 1));
   EXPECT_EQ(g.hops(g.node_at(std::vector<int>{0, 0}), g.node_at(std::vector<int>{5, 5})), 1 + 5);
   EXPECT_EQ(g.diameter(), 3 + 5);
+}
+
+// hops() from coordinates takes no modulo; it must equal the sum of the offsets' magnitudes on
+// every kind of dimension: extents 1 and 2, odd and even, ties, wrapped or not.
+TEST(Grid, HopsEqualTheSumOfTheOffsetsMagnitudes) {
+  for (auto spec : {"grid:1x2x3x4x5:torus=11111", "grid:1x2x3x4x5:torus=10101", "grid:6x2x5:torus=010"}) {
+    const Grid g = Grid::parse(spec);
+    for (NodeId a = 0; a < g.num_nodes(); ++a)
+      for (NodeId b = 0; b < g.num_nodes(); ++b) {
+        int expected = 0;
+        for (int d = 0; d < g.ndims(); ++d) expected += std::abs(g.offset(g.coord(a, d), g.coord(b, d), d));
+        ASSERT_EQ(g.hops(a, b), expected) << spec << ' ' << a << ' ' << b;
+        ASSERT_EQ(g.hops(g.coords_of(a), g.coords_of(b)), expected) << spec << ' ' << a << ' ' << b;
+      }
+  }
 }
 
 TEST(Grid, TorusOfExtentTwoHasOneDoubleChannelPerDirection) {

@@ -34,8 +34,10 @@ struct Concentration {
 /// in every dimension (wrapping around allowed). Strides are guessed from the index differences
 /// of the edges that divide the task count. Among several valid guesses the one moving each edge
 /// along the fewest dimensions wins, then the one with the most dimensions. Graphs
-/// with many more distinct index differences than edges per task are rejected at once. Empty
-/// when no such grid is found.
+/// with many more distinct index differences than edges per task are rejected at once, and so are
+/// graphs with more than 242 edges per task on average (a five-dimensional 243-point stencil): an
+/// all-to-all of 2^m tasks is a stencil on 2x...x2 and is not reported as one, nor is an fft2d on
+/// an elongated process grid such as 2x256. Empty when no such grid is found.
 std::vector<int> detect_task_grid(const graph::CommGraph& graph);
 
 /// The tile of exactly `tile_size` tasks, each extent dividing the grid's, that cuts the fewest

@@ -59,7 +59,8 @@ class Grid {
   bool is_tie(int a, int b, int d) const;
   /// Minimal hop count between two nodes over the whole grid.
   int hops(NodeId a, NodeId b) const;
-  /// The same between two nodes given by their coordinates (as coords_of() gives them): callers
+  /// The same between two nodes given by their coordinates (as coords_of() gives them: each in
+  /// 0..extent-1, since unlike offset() this takes no modulo): callers
   /// that measure many pairs look the coordinates up once per node instead of dividing per pair.
   int hops(const Coords& a, const Coords& b) const {
     int h = 0;
