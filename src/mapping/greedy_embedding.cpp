@@ -298,7 +298,7 @@ int GreedyRun::scan_open(TaskId item, const topology::Coords& center) {
     if (!fits(node, item)) continue;
     const double cost = (*cost_)(placer_.coords_[node]);
     if (cost > best) continue;
-    const int h = hops_between(*grid_, placer_.coords_[node], center);
+    const int h = grid_->hops(placer_.coords_[node], center);
     if (cost < best || h < best_hops || (h == best_hops && node < best_node))
       best = cost, best_hops = h, best_node = node;
   }

@@ -83,7 +83,7 @@ void AnchorCost::reset_direct() {
     for (const Anchor& candidate : chosen) {
       const int x = candidate.coords[d];
       double cost = 0;
-      for (const Anchor& a : chosen) cost += a.weight * axis_distance(grid_, d, x, a.coords[d]);
+      for (const Anchor& a : chosen) cost += a.weight * grid_.axis_hops(d, x, a.coords[d]);
       if (best < 0 || cost < best) best = cost, center_[d] = x;
     }
   }
@@ -95,7 +95,7 @@ double AnchorCost::operator()(const topology::Coords& x) const {
     for (int d = 0; d < grid_.ndims(); ++d) total += table_[d][x[d]];
     return total;
   }
-  for (const Anchor& a : anchors_) total += a.weight * hops_between(grid_, x, a.coords);
+  for (const Anchor& a : anchors_) total += a.weight * grid_.hops(x, a.coords);
   return total;
 }
 

@@ -20,17 +20,6 @@ struct Anchor {
   int node = -1;  ///< the dense index of that node (what the search off grids uses)
 };
 
-/// Distance between coordinates a and b along dimension d (both in range, so no modulo).
-inline int axis_distance(const topology::Grid& grid, int d, int a, int b) {
-  const int delta = a > b ? a - b : b - a;
-  return grid.is_torus(d) ? std::min(delta, grid.extent(d) - delta) : delta;
-}
-
-/// Hop distance between two coordinate vectors of `grid`.
-inline int hops_between(const topology::Grid& grid, const topology::Coords& a, const topology::Coords& b) {
-  return grid.hops(a, b);
-}
-
 /// sum of weight * hops from a point to a set of anchors, and a point where it is least.
 ///
 /// Hop distance is a sum over dimensions, so the cost is too. When the extents are small compared

@@ -13,12 +13,12 @@
 namespace rankmap::mapping::detail {
 
 /// Hop distance between allocated nodes by dense index: from coordinates without divisions on a
-/// grid (as hops_between), by Network::hops otherwise.
+/// grid (Grid::hops on them), by Network::hops otherwise.
 class DenseHops {
  public:
   explicit DenseHops(const topology::Allocation& alloc);
   int operator()(int a, int b) const {
-    return grid_ ? hops_between(*grid_, coords_[a], coords_[b]) : alloc_.network().hops(alloc_.node(a), alloc_.node(b));
+    return grid_ ? grid_->hops(coords_[a], coords_[b]) : alloc_.network().hops(alloc_.node(a), alloc_.node(b));
   }
 
  private:

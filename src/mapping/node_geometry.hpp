@@ -30,7 +30,7 @@ class NodeGeometry {
              (dir == topology::Direction::minus || coord(node, d) == 1));
   }
   /// Minimal hop count between two allocated nodes, as Grid::hops.
-  int hops(int a, int b) const { return detail::hops_between(grid_, coords_[a], coords_[b]); }
+  int hops(int a, int b) const { return grid_.hops(coords_[a], coords_[b]); }
 
  private:
   const topology::Grid& grid_;

@@ -64,11 +64,13 @@ class Grid {
   /// that measure many pairs look the coordinates up once per node instead of dividing per pair.
   int hops(const Coords& a, const Coords& b) const {
     int h = 0;
-    for (int d = 0; d < ndims_; ++d) {
-      const int delta = a[d] > b[d] ? a[d] - b[d] : b[d] - a[d];
-      h += torus_[d] && 2 * delta > extents_[d] ? extents_[d] - delta : delta;
-    }
+    for (int d = 0; d < ndims_; ++d) h += axis_hops(d, a[d], b[d]);
     return h;
+  }
+  /// The hops between coordinates a and b along dimension d (both in 0..extent-1).
+  int axis_hops(int d, int a, int b) const {
+    const int delta = a > b ? a - b : b - a;
+    return torus_[d] && 2 * delta > extents_[d] ? extents_[d] - delta : delta;
   }
   /// Largest hop count between any two nodes.
   int diameter() const;
