@@ -37,10 +37,16 @@ bool checks_dor(const MapOptions& options, const topology::Network& network) {
 
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases) {
+  return *dor_max_channel_load(graph, alloc, slot_of, phases, [] { return false; });
+}
+
+std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                           std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
+                                           const std::function<bool()>& should_stop) {
   topology::RoutingSpec fixed;
   fixed.kind = static_routing_of(alloc.network());
   return metrics::phased_max_channel_load(metrics::phases_or_whole(graph, phases), alloc, slot_of,
-                                          *topology::shared_routing_model(alloc.network(), fixed));
+                                          *topology::shared_routing_model(alloc.network(), fixed), should_stop);
 }
 
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,

@@ -298,17 +298,32 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
 /// network's static routing (dimension-ordered, d-mod-k or minimal: dor_max_channel_load) above the
 /// launcher's order's is refused, so that auto never trades a gain under the assumption for a loss
 /// on a machine that routes statically (SimGrid's fat-tree: BT 1.44 times slower before). The
-/// launcher's order itself always passes, and nothing is routed until a candidate other than it
-/// needs checking: on a 1,000-task all-to-all one routing took 6 s, and a 200 ms auto that keeps
-/// the launcher's order should not pay for it. The loads it measures go to Choice::dor_loads, so
-/// that the runtime's do-no-harm test does not route the same two mappings again. With phases the
-/// loads are summed over them, as the objective is: BT's aggregate graph hid that every sweep
-/// direction of the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02).
+/// launcher's order itself always passes. A timed auto routes the launcher's order up front, beside
+/// its scoring when there is a second thread, and keeps as much time for checking the winner. When
+/// both were routed at the end, with two evaluations kept for them from the search alone, the
+/// building ran up to the deadline and auto took up to 233 ms of its 200 on the training set (fft2d
+/// on 400 scattered nodes, 4 per node); keeping two evaluations from the building too cost quality
+/// (fragmented instances 0.498 and 0.504 of the launcher's order, against 0.493 and 0.491), since one
+/// static routing took 0.14 to 1.1 evaluations on the 15 instances where it took longest. The loads it measures go to Choice::dor_loads, so that the
+/// runtime's do-no-harm test does not route the same two mappings again. With phases the loads are
+/// summed over them, as the objective is: BT's aggregate graph hid that every sweep direction of
+/// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02).
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
       : graph_(graph), alloc_(alloc), phases_(options.phases), active_(checks_dor(options, alloc.network())) {}
   bool active() const { return active_; }
+  /// Routes the launcher's order (when active) within `deadline` and returns how long that took, in
+  /// ms: about what checking one candidate costs. Nothing when the deadline passed first.
+  std::optional<double> measure_launcher(const Deadline& deadline) {
+    const auto start = std::chrono::steady_clock::now();
+    if (active_) {
+      launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()), phases_,
+                                            [&deadline] { return deadline.passed(); });
+      if (!launcher_load_) return std::nullopt;
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
   /// Measures `c`'s load (once) and says whether it is refused.
   bool refuses(Candidate& c) {
     if (!active_ || is_identity(c.mapping)) return false;
@@ -372,8 +387,13 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const TaskGridMemo task_grid(graph);
   DorHedge hedge(graph, alloc, options);
   const detail::ObjectiveScorer score(graph, alloc, options);
-  const auto scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);
-  if (!scored) {
+  std::optional<std::pair<Candidate, double>> scored;
+  std::optional<double> hedge_ms = 0;
+  detail::parallel_for(timed ? 2 : 1, options.threads, [&](std::size_t k, int) {
+    if (k == 0) scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);
+    if (k == 1) hedge_ms = hedge.measure_launcher(deadline);
+  });
+  if (!scored || !hedge_ms) {
     // Nothing can be shown better than the launcher's order without its score.
     if (options.choice) {
       options.choice->chosen = "identity";
@@ -383,11 +403,11 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     return identity_mapping(graph.num_tasks());
   }
   const auto& [launcher, evaluation_ms] = *scored;
-  std::vector<Candidate> starts = build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, deadline, timed);
-  // Refine scores its own result within its budget; under the hedge the search stops early enough
-  // to route the final candidate and the launcher's order dimension by dimension (taken to cost an
-  // evaluation each).
-  const Deadline search(deadline.remaining_ms() - evaluation_ms * (hedge.active() ? 2 : 0));
+  // The building and the search leave the time to check the winner under the static routing.
+  const Deadline building(deadline.remaining_ms() - *hedge_ms);
+  std::vector<Candidate> starts = build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, building, timed);
+  // Refine scores its own result within its budget.
+  const Deadline search(deadline.remaining_ms() - *hedge_ms);
   std::vector<Candidate> finished =
       refine_all(std::move(starts), graph, alloc, options, search, attempts);
   sort_by_preference(finished, members);

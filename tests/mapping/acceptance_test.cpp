@@ -95,6 +95,15 @@ TEST(Acceptance, WithPhasesTheStaticRoutingsLoadIsSummedOverThem) {
               HasSubstr("raises the MCL under dimension-ordered routing, summed over the phases (3 -> 4"));
 }
 
+TEST(Acceptance, TheStaticRoutingsLoadIsMeasuredUnlessAskedToStop) {
+  const PhasedTradeOff t;
+  const auto never = [] { return false; };
+  const auto at_once = [] { return true; };
+  EXPECT_EQ(dor_max_channel_load(t.graph, t.alloc, t.candidate, t.phases, never), 4);
+  EXPECT_EQ(dor_max_channel_load(t.graph, t.alloc, t.candidate, {}, never), 2);
+  EXPECT_EQ(dor_max_channel_load(t.graph, t.alloc, t.candidate, t.phases, at_once), std::nullopt);
+}
+
 TEST(Acceptance, TheHedgeAppliesToMclOnAGridWhenNoRoutingIsNamed) {
   const topology::Network torus(Grid::parse("torus:4x4"));
   MapOptions options;

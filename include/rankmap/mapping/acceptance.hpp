@@ -6,6 +6,8 @@
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/allocation.hpp>
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -47,6 +49,10 @@ bool checks_dor(const MapOptions& options, const topology::Network& network);
 /// (metrics::phased_max_channel_load).
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases = {});
+/// The same, or nothing when should_stop() returns true first (it is asked every few hundred flows).
+std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                           std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
+                                           const std::function<bool()>& should_stop);
 
 /// Whether `load` rises above `reference_load`, past the rounding of sums taken in another order.
 inline bool raises_load(double load, double reference_load) { return load > reference_load * (1 + 1e-9); }
