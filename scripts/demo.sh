@@ -18,7 +18,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 jobs=$(nproc)
 
 for mpi in openmpi mpich; do
-  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "build-$mpi" -j"$jobs" --target stencil halo_sendrecv rankmap_preload
 done
 cmake --build build-openmpi -j"$jobs" --target rankmap_cli

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target with clang in a build tree of its own and runs each one for
 # SECONDS seconds, starting from fuzz/corpus/<target>/ with fuzz/<target>.dict when they exist.
-# Exits non-zero as soon as a target finds a crash, a sanitizer error, a timeout (an input that
+# Runs JOBS targets at once (2 by default), each logging to build-fuzz/fuzz-logs/<target>.log.
+# Exits non-zero after the batch in which a target finds a crash, a sanitizer error, a timeout (an input that
 # takes over 25 s, generous because CI machines are shared) or more than 2 GB of memory.
 #
 #   scripts/run-fuzzers.sh SECONDS      build tree: build-fuzz/, or $RANKMAP_FUZZ_BUILD_DIR
@@ -19,16 +20,41 @@ mapfile -t targets < "$build/fuzz/targets.txt"
 cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]}"
 
 artifacts=$build/fuzz-artifacts
-mkdir -p "$artifacts"
-for target in "${targets[@]}"; do
-  corpus=$build/fuzz-corpus/$target
+logs=$build/fuzz-logs
+mkdir -p "$artifacts" "$logs"
+
+# One target's run; its libFuzzer output goes to its own log, so that targets can run side by side.
+fuzz_one() {
+  local target=$1 corpus=$build/fuzz-corpus/$1
   mkdir -p "$corpus"
-  args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
-        -artifact_prefix="$artifacts/$target-")
+  local args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
+              -artifact_prefix="$artifacts/$target-")
   [ -f "$root/fuzz/$target.dict" ] && args+=(-dict="$root/fuzz/$target.dict")
-  seeds=()
+  local seeds=()
   [ -d "$root/fuzz/corpus/$target" ] && seeds+=("$root/fuzz/corpus/$target")
-  echo "== $target: ${seconds}s"
-  "$build/fuzz/$target" "${args[@]}" "$corpus" "${seeds[@]}"
+  "$build/fuzz/$target" "${args[@]}" "$corpus" "${seeds[@]}" >"$logs/$target.log" 2>&1
+}
+
+# As many targets at once as there are jobs: each is single-threaded, and one after another the
+# eleven of them took 11 x SECONDS of CI's time on its 2 cores.
+jobs=${JOBS:-2}
+failed=()
+for ((first = 0; first < ${#targets[@]}; first += jobs)); do
+  batch=("${targets[@]:first:jobs}")
+  pids=()
+  for target in "${batch[@]}"; do
+    echo "== $target: ${seconds}s"
+    fuzz_one "$target" & pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    if wait "${pids[$k]}"; then
+      echo "== ${batch[$k]}: $(grep -m1 '^Done' "$logs/${batch[$k]}.log" || echo 'no summary')"
+    else
+      failed+=("${batch[$k]}")
+      echo "== ${batch[$k]} FAILED; the end of its log ($logs/${batch[$k]}.log):"
+      tail -n 60 "$logs/${batch[$k]}.log"
+    fi
+  done
+  [ ${#failed[@]} -eq 0 ] || { echo "run-fuzzers: a finding in ${failed[*]}; inputs in $artifacts"; exit 1; }
 done
-echo "run-fuzzers: ${#targets[@]} targets ran ${seconds}s each without a finding"
+echo "run-fuzzers: ${#targets[@]} targets ran ${seconds}s each without a finding (${jobs} at a time)"
