@@ -16,9 +16,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 jobs=$(nproc)
+source scripts/build-flags.sh
 
 for mpi in openmpi mpich; do
-  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" "${build_flags[@]}" >/dev/null
   cmake --build "build-$mpi" -j"$jobs" --target stencil halo_sendrecv rankmap_preload
 done
 cmake --build build-openmpi -j"$jobs" --target rankmap_cli

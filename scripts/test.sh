@@ -10,13 +10,11 @@ took() { echo "test.sh: $1 done after $((SECONDS / 60)) min $((SECONDS % 60)) s"
 took "installing"
 
 # The core and the tool are MPI-independent, so their tests are built and run in the Open MPI
-# tree only; the MPICH tree builds what depends on MPI. Release, not the project's default
-# RelWithDebInfo: the builds took most of CI's 27 minutes, and without debug information three of
-# the heaviest files compiled in 0.80 to 0.96 of the time (scripts/demo.sh builds the same way, so
-# that each reuses the other's tree).
+# tree only; the MPICH tree builds what depends on MPI.
+source scripts/build-flags.sh
 configure_and_build() {
   local mpi=$1; shift
-  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" -DCMAKE_BUILD_TYPE=Release "$@"
+  cmake -S . -B "build-$mpi" -DRANKMAP_MPI="$mpi" "${build_flags[@]}" "$@"
   cmake --build "build-$mpi" -j"$jobs"
   took "building with $mpi"
 }

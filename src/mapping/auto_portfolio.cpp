@@ -88,7 +88,7 @@ struct Candidate {
   std::string name;
   Mapping mapping;
   detail::Score score;
-  std::optional<double> dor_load;  ///< under dimension-ordered routing, once DorHedge measured it
+  std::optional<double> dor_load;  ///< under the network's static routing, once DorHedge measured it
 };
 
 bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
@@ -298,16 +298,20 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
 /// network's static routing (dimension-ordered, d-mod-k or minimal: dor_max_channel_load) above the
 /// launcher's order's is refused, so that auto never trades a gain under the assumption for a loss
 /// on a machine that routes statically (SimGrid's fat-tree: BT 1.44 times slower before). The
-/// launcher's order itself always passes. A timed auto routes the launcher's order up front, beside
-/// its scoring when there is a second thread, and keeps as much time for checking the winner. When
-/// both were routed at the end, with two evaluations kept for them from the search alone, the
-/// building ran up to the deadline and auto took up to 233 ms of its 200 on the training set (fft2d
-/// on 400 scattered nodes, 4 per node); keeping two evaluations from the building too cost quality
-/// (fragmented instances 0.498 and 0.504 of the launcher's order, against 0.493 and 0.491), since one
-/// static routing took 0.14 to 1.1 evaluations on the 15 instances where it took longest. The loads it measures go to Choice::dor_loads, so that the
+/// launcher's order itself always passes. The loads it measures go to Choice::dor_loads, so that the
 /// runtime's do-no-harm test does not route the same two mappings again. With phases the loads are
 /// summed over them, as the objective is: BT's aggregate graph hid that every sweep direction of
 /// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02).
+///
+/// A timed auto routes the launcher's order up front, beside its scoring when there is a second
+/// thread, and keeps as much time for checking the winner. When both were routed at the end, with
+/// two evaluations kept for them from the search alone, the building ran up to the deadline and
+/// auto took up to 233 ms of its 200 on the training set (fft2d on 400 scattered nodes, 4 per node);
+/// keeping two evaluations from the building too cost quality (fragmented instances 0.498 and 0.504
+/// of the launcher's order, against 0.493 and 0.491), since one static routing took 0.14 to 1.1
+/// evaluations on the 15 instances where it took longest. Without a clock (`attempts=N`) the
+/// launcher's order is routed only when a candidate needs checking: nothing is kept for it then,
+/// and an auto that keeps the launcher's order need not pay for it.
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
@@ -318,30 +322,58 @@ class DorHedge {
   std::optional<double> measure_launcher(const Deadline& deadline) {
     const auto start = std::chrono::steady_clock::now();
     if (active_) {
-      launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()), phases_,
-                                            [&deadline] { return deadline.passed(); });
+      if (deadline.passed()) return std::nullopt;
+      launcher_load_ = route(identity_mapping(graph_.num_tasks()), &deadline);
       if (!launcher_load_) return std::nullopt;
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
-  /// Whether checking `c` means routing it.
-  bool must_route(const Candidate& c) const { return active_ && !is_identity(c.mapping) && !c.dor_load; }
-  /// Measures `c`'s load (once) and says whether it is refused.
-  bool refuses(Candidate& c) {
-    if (!active_ || is_identity(c.mapping)) return false;
-    if (!c.dor_load) c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping, phases_);
-    return raises_load(*c.dor_load, launcher_load());
+  /// The first of `ranked` (best first) that scores below the launcher's order and passes, if any.
+  /// Only as many are routed as it takes to find it: routing every one of them cost more than the
+  /// budget at 16,384 tasks. It ends at the launcher's order's objective: when the hedge refused the
+  /// launcher's order refined, the next that passed could be worse than the order itself (ring on 125
+  /// scattered nodes). The first that needs routing is routed whatever the time, since the time kept
+  /// is for it: a refine that checked its result a little late, or a thread scheduled late, would
+  /// otherwise cost the whole gain. The later ones are routed only within `deadline` (none: no
+  /// limit): routing the five that it refused for bruck on 1,000 scattered nodes took auto to 219 ms
+  /// of its 200.
+  std::optional<std::size_t> first_passing(std::vector<Candidate>& ranked, const detail::Score& launcher,
+                                           const Deadline* deadline) {
+    std::vector<detail::Score> scores;
+    for (const Candidate& c : ranked) scores.push_back(c.score);
+    bool routed_one = false;
+    return detail::first_kept(scores, launcher, [&](std::size_t k) {
+      Candidate& c = ranked[k];
+      if (!active_ || is_identity(c.mapping)) return false;
+      if (!c.dor_load) {
+        c.dor_load = route(c.mapping, routed_one ? deadline : nullptr);
+        routed_one = true;
+        if (!c.dor_load) return unchecked_.push_back(c.name), true;
+      }
+      return raises_load(*c.dor_load, launcher_load()) && (refused_.push_back(c.name), true);
+    });
   }
   /// The launcher's and `winner`'s loads, if they were measured.
   std::optional<DorLoads> loads_of(const Candidate& winner) const {
     if (!launcher_load_) return std::nullopt;
     return DorLoads{*launcher_load_, is_identity(winner.mapping) ? *launcher_load_ : *winner.dor_load};
   }
+  /// What first_passing() refused, in words for Choice::detail.
+  std::string refusals() const {
+    std::string text;
+    if (!refused_.empty()) text += "; refused for raising the MCL under the network's static routing:";
+    for (const std::string& name : refused_) text += ' ' + name;
+    if (!unchecked_.empty()) text += "; refused for want of time to route them statically:";
+    for (const std::string& name : unchecked_) text += ' ' + name;
+    return text;
+  }
 
  private:
+  std::optional<double> route(const Mapping& m, const Deadline* deadline) const {
+    return dor_max_channel_load(graph_, alloc_, m, phases_, [deadline] { return deadline && deadline->passed(); });
+  }
   double launcher_load() {
-    if (!launcher_load_)
-      launcher_load_ = dor_max_channel_load(graph_, alloc_, identity_mapping(graph_.num_tasks()), phases_);
+    if (!launcher_load_) launcher_load_ = route(identity_mapping(graph_.num_tasks()), nullptr);
     return *launcher_load_;
   }
 
@@ -350,6 +382,7 @@ class DorHedge {
   std::span<const graph::CommGraph> phases_;
   bool active_;
   std::optional<double> launcher_load_;
+  std::vector<std::string> refused_, unchecked_;
 };
 
 /// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the
@@ -367,16 +400,11 @@ void sort_by_preference(std::vector<Candidate>& candidates, std::span<const deta
   });
 }
 
-std::string describe(const std::vector<Candidate>& all, const std::vector<std::string>& refused,
-                     const std::vector<std::string>& unchecked, Objective objective) {
+std::string describe(const std::vector<Candidate>& all, const DorHedge& hedge, Objective objective) {
   std::ostringstream text;
   text << to_string(objective) << " of each start after refine:";
   for (const Candidate& c : all) text << (&c == &all.front() ? " " : ", ") << c.name << ' ' << c.score.objective;
-  if (!refused.empty()) text << "; refused for raising the MCL under the network's static routing:";
-  for (const std::string& name : refused) text << ' ' << name;
-  if (!unchecked.empty()) text << "; refused for want of time to route them statically:";
-  for (const std::string& name : unchecked) text << ' ' << name;
-  return text.str();
+  return text.str() + hedge.refusals();
 }
 
 }  // namespace
@@ -394,54 +422,34 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const detail::ObjectiveScorer score(graph, alloc, options);
   std::optional<std::pair<Candidate, double>> scored;
   std::optional<double> hedge_ms = 0;
-  detail::parallel_for(timed ? 2 : 1, options.threads, [&](std::size_t k, int) {
+  detail::parallel_for(timed && hedge.active() ? 2 : 1, options.threads, [&](std::size_t k, int) {
     if (k == 0) scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);
     if (k == 1) hedge_ms = hedge.measure_launcher(deadline);
   });
   if (!scored || !hedge_ms) {
-    // Nothing can be shown better than the launcher's order without its score.
+    // Nothing can be shown better than the launcher's order without its score and static load.
     if (options.choice) {
+      const double before = scored ? scored->first.score.objective : std::nan("");
       options.choice->chosen = "identity";
       options.choice->detail = "the budget ran out while the launcher's order was being measured";
-      options.choice->objectives = MeasuredObjectives{std::nan(""), std::nan("")};
+      options.choice->objectives = MeasuredObjectives{before, before};
     }
     return identity_mapping(graph.num_tasks());
   }
   const auto& [launcher, evaluation_ms] = *scored;
-  // The building and the search leave the time to check the winner under the static routing.
-  const Deadline building(deadline.remaining_ms() - *hedge_ms);
-  std::vector<Candidate> starts = build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, building, timed);
-  // Refine scores its own result within its budget.
+  // Building and search leave the time to check the winner under the static routing.
   const Deadline search(deadline.remaining_ms() - *hedge_ms);
-  std::vector<Candidate> finished =
-      refine_all(std::move(starts), graph, alloc, options, search, attempts);
+  std::vector<Candidate> starts =
+      build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, search, timed);
+  std::vector<Candidate> finished = refine_all(std::move(starts), graph, alloc, options, search, attempts);
   sort_by_preference(finished, members);
   if (!timed || search.remaining_ms() > 0) continue_best(finished, graph, alloc, options, search, attempts, timed);
   sort_by_preference(finished, members);
-  // Only as many candidates are routed dimension by dimension as it takes to find one that passes,
-  // best first: routing every one of them cost more than the budget at 16,384 tasks. The search
-  // ends at the launcher's order's objective: when the hedge refused the launcher's order refined, the
-  // next that passed could be worse than the launcher's order itself (ring on 125 scattered nodes).
-  // The time kept covers routing the best; after the deadline no more are routed. When the hedge
-  // refused five of bruck's candidates on 1,000 scattered nodes, routing them all took auto to 219 ms
-  // of its 200. The best is routed even after the deadline: a refine that checked its result a little
-  // late, or a thread scheduled late, would otherwise cost the whole gain.
-  std::vector<std::string> refused, unchecked;
-  std::vector<detail::Score> ranked;
-  for (const Candidate& c : finished) ranked.push_back(c.score);
-  bool routed_one = false;
-  const std::optional<std::size_t> kept = detail::first_kept(ranked, launcher.score, [&](std::size_t k) {
-    Candidate& c = finished[k];
-    if (hedge.must_route(c)) {
-      if (timed && routed_one && deadline.passed()) return unchecked.push_back(c.name), true;
-      routed_one = true;
-    }
-    return hedge.refuses(c) && (refused.push_back(c.name), true);
-  });
+  const std::optional<std::size_t> kept = hedge.first_passing(finished, launcher.score, timed ? &deadline : nullptr);
   const Candidate& winner = kept ? finished[*kept] : launcher;
   if (options.choice) {
     options.choice->chosen = winner.name;
-    options.choice->detail = describe(finished, refused, unchecked, options.objective);
+    options.choice->detail = describe(finished, hedge, options.objective);
     options.choice->dor_loads = hedge.loads_of(winner);
     options.choice->objectives = MeasuredObjectives{launcher.score.objective, winner.score.objective};
   }

@@ -100,6 +100,27 @@ TEST(Auto, WithoutANamedRoutingNeverRaisesTheDimensionOrderedLoad) {
   EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under the network's static routing"));
 }
 
+// A timed auto routes the launcher's order statically beside its scoring (or after it, on one
+// thread) and checks its winner against it within the budget: whatever the clock allowed, the
+// result never raises the static routing's load, and the loads handed over are exact.
+TEST(Auto, TimedOnOneOrTwoThreadsNeverRaisesTheDimensionOrderedLoad) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto g = graph::make_pattern({.name = "stencil27", .dims = {}, .ranks = 64, .bytes = 1});
+  const double launcher = dor_mcl(g, a, identity_mapping(64));
+  for (const int threads : {1, 2}) {
+    Choice choice;
+    MapOptions options;
+    options.choice = &choice;
+    options.threads = threads;
+    options.time_budget_ms = 150;
+    const Mapping m = run_chain("auto", core_algorithms(), g, a, options);
+    EXPECT_LE(dor_mcl(g, a, m), launcher * (1 + 1e-9)) << threads << " threads";
+    ASSERT_TRUE(choice.dor_loads) << threads << " threads";
+    EXPECT_EQ(choice.dor_loads->launcher, dor_max_channel_load(g, a, identity_mapping(64)));
+    EXPECT_EQ(choice.dor_loads->chosen, dor_max_channel_load(g, a, m));
+  }
+}
+
 // The runtime's do-no-harm test reuses the loads auto's hedge measured (Choice::dor_loads) instead
 // of routing both mappings again: they must be exactly what it would have computed.
 TEST(Auto, HandsOverTheDimensionOrderedLoadsItMeasured) {

@@ -49,7 +49,8 @@ bool checks_dor(const MapOptions& options, const topology::Network& network);
 /// (metrics::phased_max_channel_load).
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases = {});
-/// The same, or nothing when should_stop() returns true first (it is asked every few hundred flows).
+/// The same, or nothing when should_stop() returns true first. It is asked between flows, about every few
+/// hundred; gathering the flows per node pair before them is not stopped.
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
                                            const std::function<bool()>& should_stop);
