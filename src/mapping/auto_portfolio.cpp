@@ -322,7 +322,6 @@ class DorHedge {
   std::optional<double> measure_launcher(const Deadline& deadline) {
     const auto start = std::chrono::steady_clock::now();
     if (active_) {
-      if (deadline.passed()) return std::nullopt;
       launcher_load_ = route(identity_mapping(graph_.num_tasks()), &deadline);
       if (!launcher_load_) return std::nullopt;
     }
@@ -369,8 +368,11 @@ class DorHedge {
   }
 
  private:
+  /// Nothing when `deadline` (none: no limit) passes first; once it has, the flows are not even gathered.
   std::optional<double> route(const Mapping& m, const Deadline* deadline) const {
-    return dor_max_channel_load(graph_, alloc_, m, phases_, [deadline] { return deadline && deadline->passed(); });
+    const auto passed = [deadline] { return deadline && deadline->passed(); };
+    if (passed()) return std::nullopt;
+    return dor_max_channel_load(graph_, alloc_, m, phases_, passed);
   }
   double launcher_load() {
     if (!launcher_load_) launcher_load_ = route(identity_mapping(graph_.num_tasks()), nullptr);
