@@ -81,6 +81,15 @@ bool runs_on(const detail::PortfolioMember& member, const topology::Network& net
 /// halving of the starts (90) and refining only the best 3 starts (93) were all worse.
 constexpr double kExploreShare = 0.5;
 
+/// The least time, as a share of the budget, that the searches must leave for anneal_rest().
+constexpr double kAnnealMinShare = 0.1;
+/// anneal_rest() anneals at most this many times as long as auto took before it, so that a small
+/// graph that converged in a fraction of a long budget is not kept waiting for the whole of it
+/// (`rankmap map` at 10 s). On the training set at 200 ms, one run each: 145 of 170 within 5% of the
+/// best single algorithm and fragmented 0.486 with 1, 145 and 0.485 with 2, 143 and 0.488 (twice)
+/// without a limit, against 140 to 145 and 0.490 to 0.496 without annealing.
+constexpr double kAnnealRatio = 1;
+
 /// With `attempts=N` nothing depends on the clock; this budget only bounds a run that never converges.
 constexpr double kUnboundedMs = 1e9;
 
@@ -294,6 +303,38 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
     if (c) finished.push_back(std::move(*c));
 }
 
+/// The time the searches left when every one of them converged goes to annealing the best starts,
+/// as many as there are threads, each on its own; the results that beat their start join
+/// `finished`. Refine stops at the first placement no single swap improves, and on small graphs
+/// that took auto 40 to 150 ms of its 200 (stencil2d on torus:4x4x4: emahd's 1.5 times the best
+/// MCL found, refined or not). Only a timed auto anneals: with `attempts=N` there is no time left
+/// to speak of, and the result must not depend on the clock.
+void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
+                 const MapOptions& options, const Deadline& search, double evaluation_ms, double spent_ms,
+                 const detail::ObjectiveScorer& score) {
+  const Deadline annealing(std::min(search.remaining_ms(), evaluation_ms + kAnnealRatio * spent_ms));
+  const std::size_t count = std::min(finished.size(), static_cast<std::size_t>(std::max(1, options.threads)));
+  if (annealing.remaining_ms() < kAnnealMinShare * options.time_budget_ms + evaluation_ms) return;
+  std::vector<std::optional<Candidate>> annealed(count);
+  detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
+    const Candidate& start = finished[k];
+    MapOptions anneal_options = options;
+    anneal_options.initial = &start.mapping;
+    anneal_options.choice = nullptr;
+    anneal_options.progress = nullptr;
+    anneal_options.parameter.clear();
+    anneal_options.seed = options.seed + k;
+    anneal_options.time_budget_ms = annealing.remaining_ms() - evaluation_ms;
+    if (anneal_options.time_budget_ms <= 0) return;
+    Mapping m = map_anneal(graph, alloc, anneal_options);
+    if (m == start.mapping) return;
+    const std::optional<detail::Score> s = score.within(m, search);  // the annealing may overrun a little
+    if (s && *s < start.score) annealed[k] = Candidate{start.name + "+anneal", std::move(m), *s, {}};
+  });
+  for (std::optional<Candidate>& c : annealed)
+    if (c) finished.push_back(std::move(*c));
+}
+
 /// Without a named routing, MCL assumes adaptive routing; a candidate that raises the MCL under the
 /// network's static routing (dimension-ordered, d-mod-k or minimal: dor_max_channel_load) above the
 /// launcher's order's is refused, so that auto never trades a gain under the assumption for a loss
@@ -333,14 +374,15 @@ class DorHedge {
   /// launcher's order refined, the next that passed could be worse than the order itself (ring on 125
   /// scattered nodes). The first that needs routing is routed whatever the time, since the time kept
   /// is for it: a refine that checked its result a little late, or a thread scheduled late, would
-  /// otherwise cost the whole gain. The later ones are routed only within `deadline` (none: no
-  /// limit): routing the five that it refused for bruck on 1,000 scattered nodes took auto to 219 ms
-  /// of its 200.
+  /// otherwise cost the whole gain; on `threads` threads so are as many at once (route_ahead). The
+  /// later ones are routed only within `deadline` (none: no limit): routing the five that it refused
+  /// for bruck on 1,000 scattered nodes one after another took auto to 219 ms of its 200.
   std::optional<std::size_t> first_passing(std::vector<Candidate>& ranked, const detail::Score& launcher,
-                                           const Deadline* deadline) {
+                                           const Deadline* deadline, int threads) {
     std::vector<detail::Score> scores;
-    for (const Candidate& c : ranked) scores.push_back(c.score);
-    bool routed_one = false;
+    std::vector<std::string> names;
+    for (const Candidate& c : ranked) scores.push_back(c.score), names.push_back(c.name);
+    bool routed_one = route_ahead(ranked, scores, names, launcher, threads);
     return detail::first_kept(scores, launcher, [&](std::size_t k) {
       Candidate& c = ranked[k];
       if (!active_ || is_identity(c.mapping)) return false;
@@ -368,6 +410,29 @@ class DorHedge {
   }
 
  private:
+  /// Routes the picks_to_route_ahead() at once and whatever the time; one stops as soon as an
+  /// earlier one is known to pass. The time kept covers one routing, and the later ones wait for
+  /// the deadline, so a refused first candidate used to leave the others unchecked (stencil27 on
+  /// 2,000 scattered nodes kept the launcher's order, with bisect's start at 0.46 of its MCL).
+  /// False when there is one thread or fewer than two to route.
+  bool route_ahead(std::vector<Candidate>& ranked, std::span<const detail::Score> scores,
+                   std::span<const std::string> names, const detail::Score& launcher, int threads) {
+    if (!active_ || threads < 2) return false;
+    const std::vector<std::size_t> ahead = detail::picks_to_route_ahead(
+        scores, names, launcher, [&](std::size_t k) { return !is_identity(ranked[k].mapping) && !ranked[k].dor_load; },
+        threads);
+    if (ahead.size() < 2) return false;
+    const double launcher_dor = launcher_load();
+    std::atomic<std::size_t> first_pass{ahead.size()};
+    detail::parallel_for(ahead.size(), threads, [&](std::size_t j, int) {
+      Candidate& c = ranked[ahead[j]];
+      c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping, phases_, [&] { return first_pass < j; });
+      if (!c.dor_load || raises_load(*c.dor_load, launcher_dor)) return;
+      std::size_t seen = first_pass;
+      while (j < seen && !first_pass.compare_exchange_weak(seen, j)) continue;
+    });
+    return true;
+  }
   /// Nothing when `deadline` (none: no limit) passes first; once it has, the flows are not even gathered.
   std::optional<double> route(const Mapping& m, const Deadline* deadline) const {
     const auto passed = [deadline] { return deadline && deadline->passed(); };
@@ -447,7 +512,13 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   sort_by_preference(finished, members);
   if (!timed || search.remaining_ms() > 0) continue_best(finished, graph, alloc, options, search, attempts, timed);
   sort_by_preference(finished, members);
-  const std::optional<std::size_t> kept = hedge.first_passing(finished, launcher.score, timed ? &deadline : nullptr);
+  if (timed) {
+    anneal_rest(finished, graph, alloc, options, search, evaluation_ms,
+                options.time_budget_ms - deadline.remaining_ms(), score);
+    sort_by_preference(finished, members);
+  }
+  const std::optional<std::size_t> kept = hedge.first_passing(finished, launcher.score, timed ? &deadline : nullptr,
+                                                                    options.threads);
   const Candidate& winner = kept ? finished[*kept] : launcher;
   if (options.choice) {
     options.choice->chosen = winner.name;
@@ -463,6 +534,23 @@ std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, con
   for (std::size_t k = 0; k < ranked.size() && lowers(ranked[k].objective, launcher.objective); ++k)
     if (!refuses(k)) return k;
   return std::nullopt;
+}
+
+std::vector<std::size_t> detail::picks_to_route_ahead(std::span<const Score> ranked, std::span<const std::string> names,
+                                                      const Score& launcher,
+                                                      const std::function<bool(std::size_t)>& needs_routing,
+                                                      int threads) {
+  std::vector<std::size_t> picks;
+  std::vector<std::string_view> members;
+  for (std::size_t k = 0; k < ranked.size() && lowers(ranked[k].objective, launcher.objective) &&
+                          picks.size() < static_cast<std::size_t>(std::max(threads, 0));
+       ++k) {
+    const std::string_view member = std::string_view(names[k]).substr(0, names[k].find('+'));
+    if (!needs_routing(k) || std::find(members.begin(), members.end(), member) != members.end()) continue;
+    picks.push_back(k);
+    members.push_back(member);
+  }
+  return picks;
 }
 
 std::span<const detail::PortfolioMember> detail::core_members() { return kCoreMembers; }

@@ -9,7 +9,9 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace rankmap::mapping::detail {
 
@@ -45,6 +47,16 @@ struct PortfolioMember {
 /// order's objective.
 std::optional<std::size_t> first_kept(std::span<const Score> ranked, const Score& launcher,
                                       const std::function<bool(std::size_t)>& refuses);
+
+/// Which of the finished starts, ranked best first (`names` alike), the hedge routes at once on
+/// `threads` threads before first_kept() asks about them: at most `threads` of those that first_kept()
+/// may reach (below the launcher's order's objective) and that `needs_routing`, the best first and
+/// then the best of each other member (a start's name up to its first '+'). A refined start and its
+/// start share most of their placement and were refused together (emahd and emahd+refine for bruck
+/// on 1,000 scattered nodes).
+std::vector<std::size_t> picks_to_route_ahead(std::span<const Score> ranked, std::span<const std::string> names,
+                                              const Score& launcher,
+                                              const std::function<bool(std::size_t)>& needs_routing, int threads);
 
 /// The members of the core library's auto, in the order they are built.
 std::span<const PortfolioMember> core_members();
