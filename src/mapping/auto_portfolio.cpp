@@ -246,18 +246,25 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
 /// and auto to 216 ms of its 200.
 bool worth_refining(double ms, double evaluation_ms) { return ms > kEvaluationsPerRefine * evaluation_ms; }
 
+/// The options of a search from `start` (refine or anneal) with `ms` of budget and `parameter`, none
+/// of the caller's hooks.
+MapOptions search_options(const MapOptions& options, const Candidate& start, double ms, std::string parameter) {
+  MapOptions result = options;
+  result.initial = &start.mapping;
+  result.choice = nullptr;
+  result.progress = nullptr;
+  result.parameter = std::move(parameter);
+  result.time_budget_ms = ms;
+  return result;
+}
+
 /// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two,
 /// named with `suffix` when it is the refined one.
 Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
                   const MapOptions& options, double ms, long long attempts, std::string_view suffix = "+refine") {
-  MapOptions refine_options = options;
-  refine_options.initial = &start.mapping;
-  refine_options.choice = nullptr;
-  refine_options.progress = nullptr;
-  refine_options.parameter = attempts > 0 ? std::to_string(attempts) : std::string();
-  refine_options.time_budget_ms = ms;
   detail::RefineReport report;
-  Mapping m = detail::refine_mapping(graph, alloc, refine_options, report);
+  Mapping m = detail::refine_mapping(
+      graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report);
   if (m == start.mapping) return start;
   Candidate result{start.name + std::string(suffix), std::move(m), {}, {}};
   // Refine has just routed every flow of its result to check it; routing them again for the score
@@ -333,13 +340,8 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
   std::vector<std::optional<Candidate>> annealed(count);
   detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
     const Candidate& start = finished[k];
-    MapOptions anneal_options = options;
-    anneal_options.initial = &start.mapping;
-    anneal_options.choice = nullptr;
-    anneal_options.progress = nullptr;
-    anneal_options.parameter.clear();
+    MapOptions anneal_options = search_options(options, start, annealing.remaining_ms() - evaluation_ms, "");
     anneal_options.seed = options.seed + k;
-    anneal_options.time_budget_ms = annealing.remaining_ms() - evaluation_ms;
     if (anneal_options.time_budget_ms <= 0) return;
     Mapping m = map_anneal(graph, alloc, anneal_options);
     if (m == start.mapping) return;
