@@ -20,6 +20,9 @@ namespace rankmap::rahtm {
 
 namespace {
 
+/// Flows routed between two looks at the deadline where a loop routes every flow of a block.
+constexpr std::size_t kFlowsPerDeadlineCheck = 1024;
+
 /// A load on one channel: bytes per capacity, or load per byte for a route.
 struct Load {
   ChannelId channel;
@@ -242,6 +245,8 @@ class BeamSearch {
 
   /// The beam's best, or a cut result if the deadline passed first.
   BeamResult run();
+  /// The best of the orientations shared by every child, each applied to all of them; a cut result
+  /// if the deadline passed before one was scored.
   BeamResult best_uniform();
 
  private:
@@ -444,13 +449,17 @@ BeamResult BeamSearch::run() {
   return {states_.front().orientation, states_.front().score.mcl, states_.front().score.sumsq};
 }
 
+// Each orientation routes every flow of the block once, and the deadline is checked between groups
+// of flows: at the root of an all-to-all of 500 tasks on scattered nodes the 8 orientations took
+// 9 s after the beam search had ended, and RAHTM 14 s of its 7.9.
 BeamResult BeamSearch::best_uniform() {
   std::map<int, int> seen;
   for (const MergeChild& c : children_)
     for (int e : c.orientation_index) seen.emplace(e, 0);
   BeamResult best;
+  best.cut = true;
   Scratch& sc = scratch_[0];
-  bool first = true;
+  const auto passed = [this] { return options_.deadline && options_.deadline->passed(); };
   for (const auto& [e, unused] : seen) {
     std::vector<int> choice(children_.size(), 0);
     for (std::size_t c = 0; c < children_.size(); ++c) {
@@ -458,11 +467,13 @@ BeamResult BeamSearch::best_uniform() {
       const auto it = std::find(idx.begin(), idx.end(), e);
       if (it != idx.end()) choice[c] = static_cast<int>(it - idx.begin());
     }
-    for (const MergeFlow& f : flows_) add_flow(f, choice[f.src_child], choice[f.dst_child], sc);
+    for (std::size_t k = 0; k < flows_.size(); ++k) {
+      if (k % kFlowsPerDeadlineCheck == 0 && passed()) return sc.clear(), best;
+      add_flow(flows_[k], choice[flows_[k].src_child], choice[flows_[k].dst_child], sc);
+    }
     const Score score = score_of({}, {}, sc);
     sc.clear();
-    if (first || lower(score, {best.mcl, best.sumsq})) best = {choice, score.mcl, score.sumsq};
-    first = false;
+    if (best.cut || lower(score, {best.mcl, best.sumsq})) best = {choice, score.mcl, score.sumsq};
   }
   return best;
 }
@@ -483,7 +494,7 @@ BeamResult merge_children(const std::vector<MergeChild>& children, const std::ve
   BeamResult result = search.run();
   if (result.cut) return result;
   const BeamResult uniform = search.best_uniform();
-  if (lower({uniform.mcl, uniform.sumsq}, {result.mcl, result.sumsq})) result = uniform;
+  if (!uniform.cut && lower({uniform.mcl, uniform.sumsq}, {result.mcl, result.sumsq})) result = uniform;
   return result;
 }
 
