@@ -1,4 +1,5 @@
-// The auto mapper: a portfolio of starting mappings, each improved by refine, the best by the objective kept.
+// The auto mapper: a portfolio of starting mappings, each improved by refine (and, with time left,
+// the best annealed), the best by the objective kept.
 //
 // One greedy start is fragile on real graphs: mahd can break structure that the launcher's order
 // already had (a 26-neighbour trace on torus:8x8x8 came out 2.8 times the identity's MCL), and
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <charconv>
 #include <cmath>
@@ -81,11 +83,11 @@ bool runs_on(const detail::PortfolioMember& member, const topology::Network& net
 /// halving of the starts (90) and refining only the best 3 starts (93) were all worse.
 constexpr double kExploreShare = 0.5;
 
-/// The least time, as a share of the budget, that the searches must leave for anneal_rest().
+/// The least time, as a share of the budget, that detail::annealing_ms() gives.
 constexpr double kAnnealMinShare = 0.1;
-/// anneal_rest() anneals at most this many times as long as auto took before it, so that a small
-/// graph that converged in a fraction of a long budget is not kept waiting for the whole of it
-/// (`rankmap map` at 10 s). On the training set at 200 ms, one run each: 145 of 170 within 5% of the
+/// detail::annealing_ms() gives at most this many times as long as auto took before it, so that a
+/// small graph that converged in a fraction of a long budget is not kept waiting for the whole of
+/// it (`rankmap map` at 10 s). On the training set at 200 ms, one run each: 145 of 170 within 5% of the
 /// best single algorithm and fragmented 0.486 with 1, 145 and 0.485 with 2, 143 and 0.488 (twice)
 /// without a limit, against 140 to 145 and 0.490 to 0.496 without annealing.
 constexpr double kAnnealRatio = 1;
@@ -275,7 +277,10 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
 
 /// Refines the starts, best first, each with an equal slice of kExploreShare of the time left (time a
 /// converged search leaves goes to the later ones; refine checks its result within its slice);
-/// `threads` of them at once.
+/// `threads` of them at once. Once the slices are too short to be worth_refining(), the rest stay
+/// as they are. Giving the best starts slices worth refining instead, and the others none, let
+/// refines run past auto's deadline (fft2d on 400 scattered nodes with 4 per node at 215 ms of
+/// 200, and one instance over 205 ms in each of two runs of the training set, against none in two).
 std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
                                   const topology::Allocation& alloc, const MapOptions& options,
                                   const Deadline& deadline, double evaluation_ms, long long attempts) {
@@ -325,18 +330,18 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
     if (c) finished.push_back(std::move(*c));
 }
 
-/// The time the searches left when every one of them converged goes to annealing the best starts,
-/// as many as there are threads, each on its own; the results that beat their start join
-/// `finished`. Refine stops at the first placement no single swap improves, and on small graphs
-/// that took auto 40 to 150 ms of its 200 (stencil2d on torus:4x4x4: emahd's 1.5 times the best
-/// MCL found, refined or not). Only a timed auto anneals: with `attempts=N` there is no time left
-/// to speak of, and the result must not depend on the clock.
+/// Anneals the best starts, as many as there are threads, each on its own, for detail::annealing_ms();
+/// the results that beat their start join `finished`. Refine stops at the first placement no single
+/// swap improves, and on small graphs that took auto 40 to 150 ms of its 200 (stencil2d on
+/// torus:4x4x4: emahd's 1.5 times the best MCL found, refined or not). Only a timed auto anneals:
+/// with `attempts=N` the result must not depend on the clock.
 void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
                  const MapOptions& options, const Deadline& search, double evaluation_ms, double spent_ms,
                  const detail::ObjectiveScorer& score) {
-  const Deadline annealing(std::min(search.remaining_ms(), evaluation_ms + kAnnealRatio * spent_ms));
+  const Deadline annealing(
+      detail::annealing_ms(search.remaining_ms(), spent_ms, evaluation_ms, options.time_budget_ms));
+  if (annealing.remaining_ms() <= 0) return;
   const std::size_t count = std::min(finished.size(), static_cast<std::size_t>(std::max(1, options.threads)));
-  if (annealing.remaining_ms() < kAnnealMinShare * options.time_budget_ms + evaluation_ms) return;
   std::vector<std::optional<Candidate>> annealed(count);
   detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
     const Candidate& start = finished[k];
@@ -391,15 +396,16 @@ class DorHedge {
   /// launcher's order refined, the next that passed could be worse than the order itself (ring on 125
   /// scattered nodes). The first that needs routing is routed whatever the time, since the time kept
   /// is for it: a refine that checked its result a little late, or a thread scheduled late, would
-  /// otherwise cost the whole gain; on `threads` threads so are as many at once (route_ahead). The
-  /// later ones are routed only within `deadline` (none: no limit): routing the five that it refused
-  /// for bruck on 1,000 scattered nodes one after another took auto to 219 ms of its 200.
+  /// otherwise cost the whole gain; on `threads` threads so are as many at once (route_ahead), the
+  /// others than the first within `budget_end` (none: no limit). The later ones are routed only
+  /// within `deadline` (none: no limit): routing the five that it refused for bruck on 1,000
+  /// scattered nodes one after another took auto to 219 ms of its 200.
   std::optional<std::size_t> first_passing(std::vector<Candidate>& ranked, const detail::Score& launcher,
-                                           const Deadline* deadline, int threads) {
+                                           const Deadline* deadline, const Deadline* budget_end, int threads) {
     std::vector<detail::Score> scores;
     std::vector<std::string> names;
     for (const Candidate& c : ranked) scores.push_back(c.score), names.push_back(c.name);
-    bool routed_one = route_ahead(ranked, scores, names, launcher, threads);
+    bool routed_one = route_ahead(ranked, scores, names, launcher, budget_end, threads);
     return detail::first_kept(scores, launcher, [&](std::size_t k) {
       Candidate& c = ranked[k];
       if (!active_ || is_identity(c.mapping)) return false;
@@ -427,13 +433,16 @@ class DorHedge {
   }
 
  private:
-  /// Routes the picks_to_route_ahead() at once and whatever the time; one stops as soon as an
-  /// earlier one is known to pass. The time kept covers one routing, and the later ones wait for
-  /// the deadline, so a refused first candidate used to leave the others unchecked (stencil27 on
-  /// 2,000 scattered nodes kept the launcher's order, with bisect's start at 0.46 of its MCL).
-  /// False when there is one thread or fewer than two to route.
+  /// Routes the picks_to_route_ahead() at once: the first whatever the time, the others until
+  /// `budget_end` (none: no limit), which only a thread the system refused, so that they ran one
+  /// after another, should reach. One stops as soon as an earlier one is known to pass. The time
+  /// kept covers one routing, and the later ones wait for the deadline, so a refused first
+  /// candidate used to leave the others unchecked (stencil27 on 2,000 scattered nodes kept the
+  /// launcher's order, with bisect's start at 0.46 of its MCL). False when the hedge does not
+  /// apply, on one thread, or with fewer than two to route.
   bool route_ahead(std::vector<Candidate>& ranked, std::span<const detail::Score> scores,
-                   std::span<const std::string> names, const detail::Score& launcher, int threads) {
+                   std::span<const std::string> names, const detail::Score& launcher, const Deadline* budget_end,
+                   int threads) {
     if (!active_ || threads < 2) return false;
     const std::vector<std::size_t> ahead = detail::picks_to_route_ahead(
         scores, names, launcher, [&](std::size_t k) { return !is_identity(ranked[k].mapping) && !ranked[k].dor_load; },
@@ -443,7 +452,9 @@ class DorHedge {
     std::atomic<std::size_t> first_pass{ahead.size()};
     detail::parallel_for(ahead.size(), threads, [&](std::size_t j, int) {
       Candidate& c = ranked[ahead[j]];
-      c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping, phases_, [&] { return first_pass < j; });
+      c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping, phases_, [&] {
+        return first_pass < j || (j > 0 && budget_end && budget_end->passed());
+      });
       if (!c.dor_load || raises_load(*c.dor_load, launcher_dor)) return;
       std::size_t seen = first_pass;
       while (j < seen && !first_pass.compare_exchange_weak(seen, j)) continue;
@@ -493,13 +504,16 @@ std::string describe(const std::vector<Candidate>& all, const DorHedge& hedge, O
 
 }  // namespace
 
-// Every member's start is scored, then refined best first within the budget; the lowest score
-// (objective, then hop-bytes) wins, the launcher's order unless the winner's objective is lower. With `auto:attempts=N` each
-// refine runs N swap attempts and the result does not depend on the clock or on options.threads.
+// Every member's start is scored, then refined best first within the budget, and with time left the
+// best are annealed; the lowest score (objective, then hop-bytes) that the hedge lets through wins,
+// the launcher's order unless the winner's objective is lower. With `auto:attempts=N` each refine
+// runs N swap attempts, nothing anneals, and the result does not depend on the clock or on
+// options.threads.
 Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::Allocation& alloc,
                               const MapOptions& options, std::span<const PortfolioMember> members) {
   const long long attempts = attempts_parameter(options);
   const bool timed = attempts == 0;
+  const Deadline budget_end(options.time_budget_ms);
   const double deadline_ms = options.time_budget_ms * (1 - kAfterDeadlineShare);
   const Deadline deadline(deadline_ms);
   const TaskGridMemo task_grid(graph);
@@ -537,8 +551,8 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
                 deadline_ms - deadline.remaining_ms(), score);
     sort_by_preference(finished, members);
   }
-  const std::optional<std::size_t> kept = hedge.first_passing(finished, launcher.score, timed ? &deadline : nullptr,
-                                                                    options.threads);
+  const std::optional<std::size_t> kept = hedge.first_passing(
+      finished, launcher.score, timed ? &deadline : nullptr, timed ? &budget_end : nullptr, options.threads);
   const Candidate& winner = kept ? finished[*kept] : launcher;
   if (options.choice) {
     options.choice->chosen = winner.name;
@@ -556,10 +570,16 @@ std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, con
   return std::nullopt;
 }
 
+double detail::annealing_ms(double search_left_ms, double spent_ms, double evaluation_ms, double budget_ms) {
+  const double ms = std::min(search_left_ms, evaluation_ms + kAnnealRatio * spent_ms);
+  return ms < kAnnealMinShare * budget_ms + evaluation_ms ? 0 : ms;
+}
+
 std::vector<std::size_t> detail::picks_to_route_ahead(std::span<const Score> ranked, std::span<const std::string> names,
                                                       const Score& launcher,
                                                       const std::function<bool(std::size_t)>& needs_routing,
                                                       int threads) {
+  assert(names.size() == ranked.size());
   std::vector<std::size_t> picks;
   std::vector<std::string_view> members;
   for (std::size_t k = 0; k < ranked.size() && lowers(ranked[k].objective, launcher.objective) &&

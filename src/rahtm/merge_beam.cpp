@@ -456,8 +456,7 @@ BeamResult BeamSearch::best_uniform() {
   std::map<int, int> seen;
   for (const MergeChild& c : children_)
     for (int e : c.orientation_index) seen.emplace(e, 0);
-  BeamResult best;
-  best.cut = true;
+  BeamResult best{std::vector<int>(children_.size(), 0), 0, 0, true};
   Scratch& sc = scratch_[0];
   const auto passed = [this] { return options_.deadline && options_.deadline->passed(); };
   for (const auto& [e, unused] : seen) {
