@@ -21,9 +21,10 @@ int create_renumbered(MPI_Comm comm, MPI_Group group, MPI_Comm* renumbered) noex
 void free_comm(MPI_Comm* comm) noexcept;
 void free_group(MPI_Group* group) noexcept;
 
-/// Completes `request` by testing it with 50 µs sleeps in between: a process that waits leaves the
-/// CPU to those that work when processes share cores (busy-polling MPIs would otherwise slow them
-/// down by the oversubscription factor), for at most one pause more than a blocking wait.
+/// Completes `request` by testing it with sleeps in between, from 50 µs doubling to 1 ms: a process
+/// that waits leaves the CPU to those that work when processes share cores (busy-polling MPIs would
+/// otherwise slow them down by the oversubscription factor), for at most one pause more than a
+/// blocking wait.
 int wait_politely(MPI_Request* request) noexcept;
 
 /// See rankmap_comm_hilbert() in rankmap.h. Returns an MPI error code; a duplicate in the old
