@@ -1,6 +1,7 @@
 // The anneal mapper: simulated annealing of pairwise swaps. It reaches placements that a descent
 // such as refine cannot, because every single swap on the way there makes some phase worse first
 // (NAS-BT's sweeps on a 3D torus: docs/algorithms.md).
+#include "anneal.hpp"
 #include "objective_score.hpp"
 #include "parameter.hpp"
 #include "swap_moves.hpp"
@@ -81,21 +82,32 @@ Mapping anneal(detail::SwapState& state, const topology::Allocation& alloc, cons
 }  // namespace
 
 // Starts from options.initial (the identity if none). The result is returned only if its
-// objective is not worse than the input's. The budget covers the setup and two final scorings.
-Mapping map_anneal(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+// objective is not worse than the input's, which the setup measured. The budget covers the setup
+// and one final scoring, of the result.
+Mapping detail::anneal_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                               const MapOptions& options, AnnealReport& report) {
+  report = {};
   const Deadline budget(options.time_budget_ms);
   const long long max_attempts = detail::count_parameter(options, "anneal", 0);
   const Mapping initial = detail::starting_mapping(graph, options, "anneal");
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
   detail::SwapState state(graph, alloc, options, initial, budget);
   if (!state.ready()) return initial;
-  const double search_ms = budget.remaining_ms() - 2.2 * state.evaluation_ms() - 0.03 * options.time_budget_ms;
+  const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - 0.03 * options.time_budget_ms;
   if (search_ms <= 0 && max_attempts == 0) return initial;
-  const Mapping result = anneal(state, alloc, options, std::max(search_ms, 1.0), max_attempts);
+  Mapping result = anneal(state, alloc, options, std::max(search_ms, 1.0), max_attempts);
+  if (result == initial) return initial;
   // The annealing score also rewards fewer channels at the MCL, which the objective does not see:
   // a result with the input's objective is kept.
-  const detail::ObjectiveScorer score(graph, alloc, options);
-  return score(result).objective <= score(initial).objective ? result : initial;
+  const double objective = detail::ObjectiveScorer(graph, alloc, options)(result).objective;
+  if (objective > state.initial_objective()) return initial;
+  report.objective = objective;
+  return result;
+}
+
+Mapping map_anneal(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
+  detail::AnnealReport report;
+  return detail::anneal_mapping(graph, alloc, options, report);
 }
 
 }  // namespace rankmap::mapping

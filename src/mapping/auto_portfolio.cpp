@@ -6,6 +6,7 @@
 // refine never recovers from a bad start, since it only keeps swaps that help. Refining several
 // starts of different kinds and keeping the best makes the result no worse than the best start
 // refined, and never worse than the launcher's order, which is always a member.
+#include "anneal.hpp"
 #include "objective_score.hpp"
 #include "parallel_for.hpp"
 #include "portfolio.hpp"
@@ -336,8 +337,7 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
 /// torus:4x4x4: emahd's 1.5 times the best MCL found, refined or not). Only a timed auto anneals:
 /// with `attempts=N` the result must not depend on the clock.
 void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
-                 const MapOptions& options, const Deadline& search, double evaluation_ms, double spent_ms,
-                 const detail::ObjectiveScorer& score) {
+                 const MapOptions& options, const Deadline& search, double evaluation_ms, double spent_ms) {
   const Deadline annealing(
       detail::annealing_ms(search.remaining_ms(), spent_ms, evaluation_ms, options.time_budget_ms));
   if (annealing.remaining_ms() <= 0) return;
@@ -345,13 +345,16 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
   std::vector<std::optional<Candidate>> annealed(count);
   detail::parallel_for(count, static_cast<int>(count), [&](std::size_t k, int) {
     const Candidate& start = finished[k];
-    MapOptions anneal_options = search_options(options, start, annealing.remaining_ms() - evaluation_ms, "");
+    MapOptions anneal_options = search_options(options, start, annealing.remaining_ms(), "");
     anneal_options.seed = options.seed + k;
     if (anneal_options.time_budget_ms <= 0) return;
-    Mapping m = map_anneal(graph, alloc, anneal_options);
+    detail::AnnealReport report;
+    Mapping m = detail::anneal_mapping(graph, alloc, anneal_options, report);
     if (m == start.mapping) return;
-    const std::optional<detail::Score> s = score.within(m, search);  // the annealing may overrun a little
-    if (s && *s < start.score) annealed[k] = Candidate{start.name + "+anneal", std::move(m), *s, {}};
+    // Anneal has just scored its result to check it, as refine does (refined()).
+    Candidate c{start.name + "+anneal", std::move(m), {}, {}};
+    c.score = {report.objective.value(), metrics::hop_bytes(graph, alloc, c.mapping)};
+    if (c.score < start.score) annealed[k] = std::move(c);
   });
   for (std::optional<Candidate>& c : annealed)
     if (c) finished.push_back(std::move(*c));
@@ -547,8 +550,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     continue_best(finished, graph, alloc, options, search, attempts, timed);
   sort_by_preference(finished, members);
   if (timed) {
-    anneal_rest(finished, graph, alloc, options, search, evaluation_ms,
-                deadline_ms - deadline.remaining_ms(), score);
+    anneal_rest(finished, graph, alloc, options, search, evaluation_ms, deadline_ms - deadline.remaining_ms());
     sort_by_preference(finished, members);
   }
   const std::optional<std::size_t> kept = hedge.first_passing(

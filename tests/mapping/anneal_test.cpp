@@ -4,7 +4,9 @@
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
 
+#include "anneal.hpp"
 #include "factories.hpp"
+#include "objective_score.hpp"
 #include "swap_state.hpp"
 
 #include <gtest/gtest.h>
@@ -140,6 +142,32 @@ TEST(Anneal, NeverWorseThanItsInputUnderBothObjectives) {
     const Mapping by_hops = run_chain("anneal:3000", core_algorithms(), g, a, options);
     EXPECT_LE(metrics::hop_bytes(g, a, by_hops), metrics::hop_bytes(g, a, input));
   }
+}
+
+// auto takes the report's objective as the annealed start's score instead of scoring it again.
+TEST(Anneal, ReportsTheObjectiveOfAChangedResult) {
+  const SweepCase c;
+  const Mapping start = testing::random_permutation(64, 8);
+  MapOptions options = c.options(&start);
+  options.parameter = "5000";
+  detail::AnnealReport report;
+  const Mapping better = detail::anneal_mapping(c.summed, c.alloc, options, report);
+  ASSERT_NE(better, start);
+  ASSERT_TRUE(report.objective.has_value());
+  EXPECT_EQ(*report.objective, detail::ObjectiveScorer(c.summed, c.alloc, options)(better).objective);
+  EXPECT_LT(*report.objective, c.phased_mcl(start));
+  EXPECT_EQ(better, run_chain("anneal:5000", core_algorithms(), c.summed, c.alloc, options));  // map_anneal's own
+}
+
+TEST(Anneal, ReportsNothingWhenItReturnsItsInput) {
+  const SweepCase c;
+  const Mapping start = testing::random_permutation(64, 8);
+  MapOptions options = c.options(&start);
+  options.time_budget_ms = 1e-3;  // spent before the setup has routed anything
+  detail::AnnealReport report;
+  report.objective = 1.0;
+  EXPECT_EQ(detail::anneal_mapping(c.summed, c.alloc, options, report), start);
+  EXPECT_FALSE(report.objective.has_value());
 }
 
 TEST(Anneal, LowersTheHopBytesOfAScrambledStencil) {
