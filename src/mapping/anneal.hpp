@@ -1,6 +1,8 @@
 // anneal with a report of its result, for auto (map_anneal is the registered entry point).
 #pragma once
 
+#include "objective_score.hpp"
+
 #include <rankmap/mapping/mapping.hpp>
 
 #include <optional>
@@ -9,9 +11,9 @@ namespace rankmap::mapping::detail {
 
 /// What one anneal run found.
 struct AnnealReport {
-  /// The objective of the returned mapping, set whenever it is not the input: anneal computed it from
+  /// The score of the returned mapping, set whenever it is not the input: anneal computed it from
   /// scratch to check its result against the input, so auto need not route every flow once more.
-  std::optional<double> objective;
+  std::optional<Score> score;
 };
 
 /// map_anneal, filling `report`.

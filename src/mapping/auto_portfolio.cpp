@@ -352,9 +352,7 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
     Mapping m = detail::anneal_mapping(graph, alloc, anneal_options, report);
     if (m == start.mapping) return;
     // Anneal has just scored its result to check it, as refine does (refined()).
-    Candidate c{start.name + "+anneal", std::move(m), {}, {}};
-    c.score = {report.objective.value(), metrics::hop_bytes(graph, alloc, c.mapping)};
-    if (c.score < start.score) annealed[k] = std::move(c);
+    if (*report.score < start.score) annealed[k] = Candidate{start.name + "+anneal", std::move(m), *report.score, {}};
   });
   for (std::optional<Candidate>& c : annealed)
     if (c) finished.push_back(std::move(*c));

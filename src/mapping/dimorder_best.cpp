@@ -172,8 +172,9 @@ std::vector<Screened> screened(const graph::CommGraph& graph, const topology::Al
 
 // Scores the default order and the other dimension orders (at most 720 by default,
 // `dimorder-best:N` for another limit) by the objective (MCL under options.routing, ties broken by
-// hop-bytes) in increasing hop-bytes, and keeps the best; the orders the budget leaves no time to
-// score are skipped, and with time for none but the default order that order is returned unscored.
+// hop-bytes) in increasing hop-bytes, the default order just before the first of them, and keeps the
+// best; a scoring the deadline cuts is abandoned, so the default order is returned when no other
+// order could be scored.
 Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   topology::require_grid(alloc.network(), "dimorder-best");
   const Deadline deadline(options.time_budget_ms);
@@ -191,13 +192,12 @@ Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocat
       best = laid_along(alloc, orders[ranked.front().order]);
     return best;
   }
-  // The default order is scored only once another competes with it, and no scoring runs past the
-  // deadline: inside auto, one scoring of fft2d on 400 scattered nodes takes 70 to 90 ms, and
-  // scorings begun before the deadline took auto up to 215 ms of its 200.
-  std::optional<detail::Score> best_score;
+  // The default order is scored only when another competes with it, and no scoring runs past the
+  // deadline (the overrun inside auto that this avoids: map_emahd).
+  if (ranked.empty()) return best;
+  std::optional<detail::Score> best_score = score.within(best, deadline);
+  if (!best_score) return best;
   for (const Screened& candidate : ranked) {
-    if (!best_score) best_score = score.within(best, deadline);
-    if (!best_score) break;
     Mapping m = laid_along(alloc, orders[candidate.order]);
     const std::optional<detail::Score> s = score.within(m, deadline);
     if (!s) break;

@@ -17,7 +17,8 @@ namespace rankmap::mapping {
 
 namespace {
 
-/// The most central node first (so emahd is never worse than mahd), then the others along the
+/// The most central node first (so emahd is never worse than mahd when its budget covers scoring
+/// that node's two runs), then the others along the
 /// Hilbert curve (off grids: in network node order, switch by switch) in bit-reversed (van der
 /// Corput) order, so that any prefix of the list is spread evenly over the allocation; at most
 /// `limit` nodes (0: all).
@@ -57,9 +58,9 @@ struct Candidate {
 // threads; each mapping is scored by the objective and the best kept, ties going to the earlier
 // run. Within the time budget: the concentration's partition stops at half of it (as in mahd), a
 // thread starts no run once the time left is less than the last run took, and a run the deadline
-// or its scoring cuts short is dropped, except the first, which is then the answer unscored (the
-// tasks its greedy had not placed keep the launcher's order of the free slots). So the runs end
-// within the budget.
+// or its scoring cuts short is dropped, except the first, which is kept unscored and is the answer
+// unless another run was scored (the tasks its greedy had not placed keep the launcher's order of
+// the free slots). So the runs end within the budget.
 Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   const Deadline deadline(options.time_budget_ms);
   const detail::MahdParameters params = detail::parse_mahd_parameters(options, "emahd", true);
@@ -84,8 +85,8 @@ Mapping map_emahd(const graph::CommGraph& graph, const topology::Allocation& all
     if (run.cut && i > 0) return void(cut = true);
     Candidate c{{}, i, problem.mapping(run.node_of_item)};
     // A cut first run is the answer only if nothing else finishes: it is not worth a scoring. No
-    // scoring runs past the deadline: one takes 70 to 90 ms for fft2d on 400 scattered nodes, and
-    // scoring the first run after the deadline took auto up to 215 ms of its 200.
+    // scoring runs past the deadline: one takes 70 to 90 ms for fft2d on 400 scattered nodes with
+    // 4 per node, and scoring the first run past its deadline took auto up to 215 ms of its 200.
     const std::optional<detail::Score> s = run.cut ? std::nullopt : score.within(c.mapping, deadline);
     if (!s && i > 0) return void(cut = true);
     c.score = s.value_or(detail::Score{kUnscored, kUnscored});

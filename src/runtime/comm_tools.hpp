@@ -23,8 +23,9 @@ void free_group(MPI_Group* group) noexcept;
 
 /// Completes `request` by testing it with sleeps in between, from 50 µs doubling to 1 ms: a process
 /// that waits leaves the CPU to those that work when processes share cores (busy-polling MPIs would
-/// otherwise slow them down by the oversubscription factor), for at most one pause more than a
-/// blocking wait.
+/// otherwise slow them down by the oversubscription factor). A collective progresses only while its
+/// processes test it, so each process that forwards it can add up to one pause (1 ms per level of a
+/// broadcast's tree).
 int wait_politely(MPI_Request* request) noexcept;
 
 /// See rankmap_comm_hilbert() in rankmap.h. Returns an MPI error code; a duplicate in the old
