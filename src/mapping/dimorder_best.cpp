@@ -183,7 +183,6 @@ Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocat
   split_keys(alloc, varying, fixed);
   const std::vector<detail::DimensionOrder> orders =
       candidate_orders(varying, fixed, alike_dimensions(alloc, options), limit, options.seed);
-  const detail::ObjectiveScorer score(graph, alloc, options);
   Mapping best = laid_along(alloc, orders.front());
   const Deadline screening(std::min(options.time_budget_ms * kScreeningShare, deadline.remaining_ms()));
   const std::vector<Screened> ranked = screened(graph, alloc, orders, screening);
@@ -195,6 +194,7 @@ Mapping map_dimorder_best(const graph::CommGraph& graph, const topology::Allocat
   // The default order is scored only when another competes with it, and no scoring runs past the
   // deadline (the overrun inside auto that this avoids: map_emahd).
   if (ranked.empty()) return best;
+  const detail::ObjectiveScorer score(graph, alloc, options);
   std::optional<detail::Score> best_score = score.within(best, deadline);
   if (!best_score) return best;
   for (const Screened& candidate : ranked) {

@@ -18,10 +18,9 @@ namespace rankmap::mapping {
 namespace {
 
 /// The most central node first (so emahd is never worse than mahd when its budget covers scoring
-/// that node's two runs), then the others along the
-/// Hilbert curve (off grids: in network node order, switch by switch) in bit-reversed (van der
-/// Corput) order, so that any prefix of the list is spread evenly over the allocation; at most
-/// `limit` nodes (0: all).
+/// that node's two runs), then the others along the Hilbert curve (off grids: in network node
+/// order, switch by switch) in bit-reversed (van der Corput) order, so that any prefix of the list
+/// is spread evenly over the allocation; at most `limit` nodes (0: all).
 std::vector<int> start_nodes(const topology::Allocation& alloc, int most_central, long long limit) {
   const std::vector<int> curve =
       alloc.network().is_grid() ? hilbert_node_order(alloc) : detail::network_node_order(alloc);
