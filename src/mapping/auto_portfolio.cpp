@@ -264,10 +264,14 @@ MapOptions search_options(const MapOptions& options, const Candidate& start, dou
 /// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two,
 /// named with `suffix` when it is the refined one.
 Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
-                  const MapOptions& options, double ms, long long attempts, std::string_view suffix = "+refine") {
+                  const MapOptions& options, double ms, long long attempts, double evaluation_ms,
+                  std::string_view suffix = "+refine") {
   detail::RefineReport report;
+  // The start's score is its objective: refine need not route its flows again to learn it.
+  const detail::KnownInput known{start.score.objective, evaluation_ms};
   Mapping m = detail::refine_mapping(
-      graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report);
+      graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report,
+      options.objective == Objective::mcl ? &known : nullptr);
   if (m == start.mapping) return start;
   Candidate result{start.name + std::string(suffix), std::move(m), {}, {}};
   // Refine has just routed every flow of its result to check it; routing them again for the score
@@ -303,7 +307,7 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
     const Deadline slice(ms);
     detail::parallel_for(last - first, static_cast<int>(last - first), [&](std::size_t k, int) {
       const double left = attempts > 0 ? kUnboundedMs : slice.remaining_ms();
-      out[first + k] = refined(starts[first + k], graph, alloc, options, left, attempts);
+      out[first + k] = refined(starts[first + k], graph, alloc, options, left, attempts, evaluation_ms);
     });
   }
   return out;
@@ -315,7 +319,8 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
 /// its input. Continuing the runner-up too gives the hedge below a second refined candidate when it
 /// refuses the best.
 void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
-                   const MapOptions& options, const Deadline& search, long long attempts, bool timed) {
+                   const MapOptions& options, const Deadline& search, double evaluation_ms, long long attempts,
+                   bool timed) {
   const std::size_t count =
       std::min(finished.size(), timed ? static_cast<std::size_t>(std::max(1, options.threads)) : std::size_t{1});
   std::vector<std::optional<Candidate>> longer(count);
@@ -324,7 +329,8 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
     // The time left when this one starts, not when the loop did: when the system refuses a thread,
     // the searches run one after another.
     const double ms = timed ? search.remaining_ms() : kUnboundedMs;
-    Candidate c = refined(start, graph, alloc, options, ms, attempts, start.name.ends_with("+refine") ? "" : "+refine");
+    Candidate c = refined(start, graph, alloc, options, ms, attempts, evaluation_ms,
+                          start.name.ends_with("+refine") ? "" : "+refine");
     if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
   });
   for (std::optional<Candidate>& c : longer)
@@ -545,7 +551,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
       refine_all(std::move(starts), graph, alloc, options, search, evaluation_ms, attempts);
   sort_by_preference(finished, members);
   if (!timed || worth_refining(search.remaining_ms(), evaluation_ms))
-    continue_best(finished, graph, alloc, options, search, attempts, timed);
+    continue_best(finished, graph, alloc, options, search, evaluation_ms, attempts, timed);
   sort_by_preference(finished, members);
   if (timed) {
     anneal_rest(finished, graph, alloc, options, search, evaluation_ms, deadline_ms - deadline.remaining_ms());

@@ -21,8 +21,17 @@ struct RefineReport {
   std::optional<double> objective;
 };
 
-/// map_refine, filling `report`.
+/// What a caller such as auto has measured of refine's input already: its objective (MCL, with no
+/// MapOptions::phases), computed as ObjectiveScorer does, and about how long that took.
+struct KnownInput {
+  double objective = 0;
+  double evaluation_ms = 0;
+};
+
+/// map_refine, filling `report`. With `known`, refine does not route the input's flows only to learn
+/// its objective: under MCL it sets up its routed search on the input only if it does not first
+/// descend on hop-bytes to another mapping.
 Mapping refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                       RefineReport& report);
+                       RefineReport& report, const KnownInput* known = nullptr);
 
 }  // namespace rankmap::mapping::detail

@@ -114,6 +114,29 @@ TEST(Refine, ConvergesFromAScrambledMappingUnderBothObjectives) {
   }
 }
 
+// auto hands refine its start's score: the search must be the one refine runs when it measures the
+// input itself, and the result is still checked against the objective it was given.
+TEST(Refine, AKnownInputGivesTheSameSearchAndBoundsTheResult) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
+  const auto g = testing::stencil_graph({4, 8}, true);
+  const Mapping bad = testing::random_permutation(32, 3);
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  options.initial = &bad;
+  options.parameter = "20000";
+  detail::RefineReport measured, told, misled;
+  const Mapping found = detail::refine_mapping(g, a, options, measured);
+  const detail::KnownInput truth{detail::ObjectiveScorer(g, a, options)(bad).objective, 1.0};
+  EXPECT_EQ(detail::refine_mapping(g, a, options, told, &truth), found);
+  EXPECT_EQ(told.objective, measured.objective);
+  EXPECT_EQ(told.kept, measured.kept);
+  ASSERT_NE(found, bad);
+  // An input said to be better than anything found is returned as it is.
+  const detail::KnownInput unbeatable{*measured.objective / 2, 1.0};
+  EXPECT_EQ(detail::refine_mapping(g, a, options, misled, &unbeatable), bad);
+  EXPECT_FALSE(misled.objective.has_value());
+}
+
 TEST(Refine, SwapsInsideOneNodeAreNotTried) {
   // A single node: nothing can change, whatever the budget.
   const Allocation a = Allocation::full(Grid::parse("mesh:1"), 8);
