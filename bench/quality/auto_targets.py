@@ -52,10 +52,10 @@ def main():
             continue
         base = ident["mcl_adaptive"]
         ratio = (lambda c: c["mcl_adaptive"] / base) if base > 0 else (lambda c: 1.0)
-        singles = [(ratio(c), r) for r, c in rows.items() if r not in AUTO_ROWS and c["status"] == "ok"]
-        best, best_row = min(singles)
+        single_cells = {r: c for r, c in rows.items() if r not in AUTO_ROWS and c["status"] == "ok"}
+        best, best_row = min((ratio(c), r) for r, c in single_cells.items())
         best_hedged = min(1.0 if c["mcl_dor"] > ident["mcl_dor"] * (1 + 1e-9) else ratio(c)
-                          for r, c in rows.items() if r not in AUTO_ROWS and c["status"] == "ok")
+                          for c in single_cells.values())
         counted += 1
         auto = {r: ratio(rows[r]) for r in AUTO_ROWS}
         within_hedged += auto["auto@runtime"] <= best_hedged * 1.05 + 1e-12

@@ -243,8 +243,8 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   return starts;
 }
 
-/// Whether a refine given `ms` can change anything: it routes every flow of its start once to set
-/// up and once more to check a changed result, and the setup sorts every edge before it can be
+/// Whether a refine given `ms` can change anything: it routes every flow of the mapping it searches
+/// from once to set up and once more to check a changed result, and the setup sorts every edge before it can be
 /// stopped. Refines begun with a slice of 1.6 ms at 16,384 tasks took one evaluation each (12 ms)
 /// and auto to 216 ms of its 200.
 bool worth_refining(double ms, double evaluation_ms) { return ms > kEvaluationsPerRefine * evaluation_ms; }
@@ -271,7 +271,7 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
   const detail::KnownInput known{start.score.objective, evaluation_ms};
   Mapping m = detail::refine_mapping(
       graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report,
-      options.objective == Objective::mcl ? &known : nullptr);
+      &known);
   if (m == start.mapping) return start;
   Candidate result{start.name + std::string(suffix), std::move(m), {}, {}};
   // Refine has just routed every flow of its result to check it; routing them again for the score

@@ -31,9 +31,9 @@ constexpr double kHopBytesShare = 0.6;
 constexpr double kLowerMclShare = 0.05;
 constexpr double kShortenShare = 0.35;
 constexpr double kShortenSlack = 0.1;
-/// Phase 1 costs an extra evaluation (routing its result's flows), so it runs only when the search
-/// has time for this many evaluations; at 50 ms on 16,384 tasks with six partners each, the three
-/// evaluations took the run 15% over its budget.
+/// Phase 1 costs an evaluation (routing its result's flows to search from them; without a known
+/// input, the input's are routed too), so it runs only when the search has time for this many; at
+/// 50 ms on 16,384 tasks with six partners each, the three evaluations took the run 15% over its budget.
 constexpr double kDescentMinEvaluations = 10;
 
 /// Counts attempts and says when the phase's deadline or attempt count is spent.
@@ -145,14 +145,77 @@ Mapping descend_on_hop_bytes(const graph::CommGraph& graph, const topology::Allo
   return state.mapping();
 }
 
+/// Under hop-bytes: one search, its result kept only if it has fewer hop-bytes than the input.
+Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
+                         const Mapping& initial, const Deadline& budget, long long max_attempts, double reserve_ms,
+                         detail::RefineReport& report) {
+  detail::SwapState state(graph, alloc, options, initial, budget);
+  if (!state.ready()) return initial;
+  const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - reserve_ms;
+  report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
+  const double exact = state.exact_objective();
+  if (exact >= state.initial_objective()) return initial;
+  report.objective = exact;
+  return state.mapping();
+}
+
+/// Under MCL: the three phases above. The routed state is set up on the mapping it searches from,
+/// so with a known input and the descent the input is never routed: its routing served only for
+/// its objective, which the caller had.
+Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
+                   const Mapping& initial, const Deadline& budget, long long max_attempts, double reserve_ms,
+                   const detail::KnownInput* known, detail::RefineReport& report) {
+  std::unique_ptr<detail::SwapState> state;
+  const auto set_up = [&](const Mapping& from) {
+    state.reset();  // before the next is built: each holds a copy of the graph's edges
+    state = std::make_unique<detail::SwapState>(graph, alloc, options, from, budget);
+    return state->ready();
+  };
+  const bool knows_input = known && options.phases.empty();
+  if (!knows_input && !set_up(initial)) return initial;
+  const double input_mcl = knows_input ? known->objective : state->initial_objective();  // not to be exceeded
+  const std::vector<double> input_phase_mcls = knows_input ? std::vector<double>{input_mcl} : state->phase_mcls();
+  const double input_ms = knows_input ? known->evaluation_ms : state->evaluation_ms();
+  // Each phase's share is of the time left when it starts, so time a phase leaves at a local
+  // optimum goes to the next ones; `evaluations` routings of `each_ms` are kept for what follows.
+  const auto search_ms = [&](double evaluations, double each_ms) {
+    return budget.remaining_ms() - evaluations * 1.1 * each_ms - reserve_ms;
+  };
+  if (search_ms(2, input_ms) > kDescentMinEvaluations * input_ms) {
+    const Mapping shortened =
+        descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2, input_ms), max_attempts, report);
+    if (shortened != initial && !set_up(shortened)) return initial;
+  }
+  if (!state && !set_up(initial)) return initial;
+  // The final check routes the result's flows, about as long as setting the state up took: a
+  // known input's time, the launcher's order's in auto, can be far off (starts took 7 to 16 ms to
+  // route where it took 10: stencil27 on 400 scattered nodes with 4 per node, 203 ms of 200).
+  const double check_ms = state->evaluation_ms();
+  const double mcl_share = kLowerMclShare / (kLowerMclShare + kShortenShare);
+  report.converged = run_within(*state, alloc, options.seed, search_ms(1, check_ms) * mcl_share,
+                                attempts_share(max_attempts, kLowerMclShare), true, report) &&
+                     report.converged;
+  std::vector<double> ceilings = state->phase_mcls();
+  for (std::size_t p = 0; p < ceilings.size(); ++p)
+    ceilings[p] = std::min(input_phase_mcls[p], (1 + kShortenSlack) * ceilings[p]);
+  state->set_goal(detail::SwapState::Goal::shorten, std::move(ceilings));
+  report.converged = run_within(*state, alloc, options.seed, search_ms(1, check_ms),
+                                attempts_share(max_attempts, kShortenShare), false, report) &&
+                     report.converged;
+  if (state->mapping() == initial) return initial;
+  const double exact = state->exact_objective();
+  if (exact > input_mcl) return initial;
+  report.objective = exact;
+  return state->mapping();
+}
+
 }  // namespace
 
-// Starts from options.initial (the previous chain stage; the identity if none). Under hop-bytes it
-// is one search on hop-bytes; under MCL the three phases above. The result is returned only if the
-// objective recomputed from scratch is not worse than the input's (`known`'s, when given). The budget covers the setup and
-// the final check: setting up a state (routing every flow once) gives up when the budget runs out,
-// and the search leaves time for the final check (as long as routing every flow took) plus 3% of
-// the budget.
+// Starts from options.initial (the previous chain stage; the identity if none). The result is
+// returned only if the objective recomputed from scratch is not worse than the input's (`known`'s,
+// when given). The budget covers the setup and the final check: setting up a state (routing every
+// flow once) gives up when the budget runs out, and the search leaves time for the final check (as
+// long as routing every flow took) plus 3% of the budget.
 Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                const MapOptions& options, RefineReport& report, const KnownInput* known) {
   report = {};
@@ -162,60 +225,9 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   const Mapping initial = detail::starting_mapping(graph, options, "refine");
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
   const double reserve_ms = 0.03 * options.time_budget_ms;
-  if (options.objective == Objective::hop_bytes) {
-    detail::SwapState state(graph, alloc, options, initial, budget);
-    if (!state.ready()) return initial;
-    const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - reserve_ms;
-    report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
-    const double exact = state.exact_objective();
-    if (exact >= state.initial_objective()) return initial;
-    report.objective = exact;
-    return state.mapping();
-  }
-  // The routed state is set up on the mapping it searches from, which with a known input is routed
-  // once only: with the descent, the input's own routing was needed only for its objective.
-  std::unique_ptr<detail::SwapState> state;
-  const auto set_up = [&](const Mapping& from) {
-    state.reset();  // before the next is built: each holds a copy of the graph's edges
-    state = std::make_unique<detail::SwapState>(graph, alloc, options, from, budget);
-    return state->ready();
-  };
-  const bool knows_input = known && options.phases.empty();
-  if (!knows_input && !set_up(initial)) return initial;
-  const double input_mcl = knows_input ? known->objective : state->initial_objective();  // the result must not exceed it
-  const std::vector<double> input_phase_mcls = knows_input ? std::vector<double>{input_mcl} : state->phase_mcls();
-  // Until the state is set up, the caller's measure; then the state's own, which the final check
-  // will take about as long as (a start's flows took 7 to 16 ms to route where the launcher's order's
-  // took 10: stencil27 on 400 scattered nodes with 4 per node, 203 ms of 200 with the caller's).
-  double evaluation_ms = knows_input ? known->evaluation_ms : state->evaluation_ms();
-  // Each phase's share is of the time left when it starts, so time a phase leaves at a local
-  // optimum goes to the next ones.
-  const auto search_ms = [&](double evaluations_left) {
-    return budget.remaining_ms() - evaluations_left * 1.1 * evaluation_ms - reserve_ms;
-  };
-  if (search_ms(2) > kDescentMinEvaluations * evaluation_ms) {
-    const Mapping shortened =
-        descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2), max_attempts, report);
-    if (shortened != initial && !set_up(shortened)) return initial;
-  }
-  if (!state && !set_up(initial)) return initial;
-  evaluation_ms = state->evaluation_ms();
-  const double mcl_share = kLowerMclShare / (kLowerMclShare + kShortenShare);
-  report.converged = run_within(*state, alloc, options.seed, search_ms(1) * mcl_share,
-                                attempts_share(max_attempts, kLowerMclShare), true, report) &&
-                     report.converged;
-  std::vector<double> ceilings = state->phase_mcls();
-  for (std::size_t p = 0; p < ceilings.size(); ++p)
-    ceilings[p] = std::min(input_phase_mcls[p], (1 + kShortenSlack) * ceilings[p]);
-  state->set_goal(detail::SwapState::Goal::shorten, std::move(ceilings));
-  report.converged = run_within(*state, alloc, options.seed, search_ms(1), attempts_share(max_attempts, kShortenShare),
-                                false, report) &&
-                     report.converged;
-  if (state->mapping() == initial) return initial;
-  const double exact = state->exact_objective();
-  if (exact > input_mcl) return initial;
-  report.objective = exact;
-  return state->mapping();
+  if (options.objective == Objective::hop_bytes)
+    return refine_hop_bytes(graph, alloc, options, initial, budget, max_attempts, reserve_ms, report);
+  return refine_mcl(graph, alloc, options, initial, budget, max_attempts, reserve_ms, known, report);
 }
 
 Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {

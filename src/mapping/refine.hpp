@@ -21,8 +21,9 @@ struct RefineReport {
   std::optional<double> objective;
 };
 
-/// What a caller such as auto has measured of refine's input already: its objective (MCL, with no
-/// MapOptions::phases), computed as ObjectiveScorer does, and about how long that took.
+/// What a caller such as auto has measured of refine's input already: its objective, computed as
+/// ObjectiveScorer does, and about how long that took. Refine uses it under MCL without
+/// MapOptions::phases (where the objective is one MCL) and ignores it otherwise.
 struct KnownInput {
   double objective = 0;
   double evaluation_ms = 0;
