@@ -73,6 +73,18 @@ TEST(DimorderBest, FindsTheTransposedOrder) {
   EXPECT_DOUBLE_EQ(metrics::max_channel_load(g, a, run("dimorder-best", g, a, options), *adaptive), 1);
 }
 
+// No order is scored past the deadline: without time to rank or score the others, the default
+// order (the identity on a full grid) is returned unscored, though the transposed one is better.
+TEST(DimorderBest, ReturnsTheDefaultOrderWhenNoOtherCanBeScored) {
+  const Allocation a = Allocation::full(Grid::parse("mesh:2x4"), 1);
+  const auto g = testing::grid_graph(4, 2);
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  ASSERT_NE(run("dimorder-best", g, a, options), identity_mapping(8));
+  options.time_budget_ms = 1e-6;
+  EXPECT_EQ(run("dimorder-best", g, a, options), identity_mapping(8));
+}
+
 TEST(DimorderBest, NeverWorseThanTheDefaultOrderEvenWithOneCandidate) {
   const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
   const auto g = testing::random_graph(64, 4, 3);

@@ -103,6 +103,18 @@ TEST(Emahd, NeverWorseThanMahdAndDeterministic) {
   EXPECT_EQ(run("emahd", g, a, options), e);  // ties go to the earlier start, whatever the threads
 }
 
+// A run the deadline cuts is not scored (a scoring can take longer than the whole budget); the
+// first run, cut before it placed anything, is the answer, its tasks in the launcher's order.
+TEST(Emahd, ReturnsItsFirstRunUnscoredWhenTheBudgetEndsFirst) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 1);
+  const auto g = testing::random_graph(32, 3, 11);
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  ASSERT_NE(run("emahd", g, a, options), identity_mapping(32));
+  options.time_budget_ms = 1e-6;
+  EXPECT_EQ(run("emahd", g, a, options), identity_mapping(32));
+}
+
 TEST(Gge, EachTaskLandsNextToItsLastPlacedNeighbour) {
   // A path on mesh:8: gge starts with task 1 (ends have less traffic) on node 3, the most central
   // node with the lowest index, then places 0 on node 4, then walks 2, 3, 4 down to nodes 2, 1, 0;
