@@ -93,7 +93,7 @@ Mapping detail::anneal_mapping(const graph::CommGraph& graph, const topology::Al
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
   detail::SwapState state(graph, alloc, options, initial, budget);
   if (!state.ready()) return initial;
-  const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - 0.03 * options.time_budget_ms;
+  const double search_ms = detail::search_ms_left(budget, options.time_budget_ms, 1, state.evaluation_ms());
   if (search_ms <= 0 && max_attempts == 0) return initial;
   Mapping result = anneal(state, alloc, options, std::max(search_ms, 1.0), max_attempts);
   if (result == initial) return initial;

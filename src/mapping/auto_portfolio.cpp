@@ -244,9 +244,9 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
 }
 
 /// Whether a refine given `ms` can change anything: it routes every flow of the mapping it searches
-/// from once to set up and once more to check a changed result, and the setup sorts every edge before it can be
-/// stopped. Refines begun with a slice of 1.6 ms at 16,384 tasks took one evaluation each (12 ms)
-/// and auto to 216 ms of its 200.
+/// from once to set up and once more to check a changed result, and the setup sorts every edge
+/// before it can be stopped. Refines begun with a slice of 1.6 ms at 16,384 tasks took one
+/// evaluation each (12 ms) and auto to 216 ms of its 200.
 bool worth_refining(double ms, double evaluation_ms) { return ms > kEvaluationsPerRefine * evaluation_ms; }
 
 /// The options of a search from `start` (refine or anneal) with `ms` of budget and `parameter`, none

@@ -147,11 +147,11 @@ Mapping descend_on_hop_bytes(const graph::CommGraph& graph, const topology::Allo
 
 /// Under hop-bytes: one search, its result kept only if it has fewer hop-bytes than the input.
 Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                         const Mapping& initial, const Deadline& budget, long long max_attempts, double reserve_ms,
+                         const Mapping& initial, const Deadline& budget, long long max_attempts,
                          detail::RefineReport& report) {
   detail::SwapState state(graph, alloc, options, initial, budget);
   if (!state.ready()) return initial;
-  const double search_ms = budget.remaining_ms() - 1.1 * state.evaluation_ms() - reserve_ms;
+  const double search_ms = detail::search_ms_left(budget, options.time_budget_ms, 1, state.evaluation_ms());
   report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
   const double exact = state.exact_objective();
   if (exact >= state.initial_objective()) return initial;
@@ -163,7 +163,7 @@ Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocati
 /// so with a known input and the descent the input is never routed: its routing served only for
 /// its objective, which the caller had.
 Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                   const Mapping& initial, const Deadline& budget, long long max_attempts, double reserve_ms,
+                   const Mapping& initial, const Deadline& budget, long long max_attempts,
                    const detail::KnownInput* known, detail::RefineReport& report) {
   std::unique_ptr<detail::SwapState> state;
   const auto set_up = [&](const Mapping& from) {
@@ -177,9 +177,9 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
   const std::vector<double> input_phase_mcls = knows_input ? std::vector<double>{input_mcl} : state->phase_mcls();
   const double input_ms = knows_input ? known->evaluation_ms : state->evaluation_ms();
   // Each phase's share is of the time left when it starts, so time a phase leaves at a local
-  // optimum goes to the next ones; `evaluations` routings of `each_ms` are kept for what follows.
+  // optimum goes to the next ones.
   const auto search_ms = [&](double evaluations, double each_ms) {
-    return budget.remaining_ms() - evaluations * 1.1 * each_ms - reserve_ms;
+    return detail::search_ms_left(budget, options.time_budget_ms, evaluations, each_ms);
   };
   if (search_ms(2, input_ms) > kDescentMinEvaluations * input_ms) {
     const Mapping shortened =
@@ -224,10 +224,9 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   const long long max_attempts = detail::count_parameter(options, "refine", 0);
   const Mapping initial = detail::starting_mapping(graph, options, "refine");
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
-  const double reserve_ms = 0.03 * options.time_budget_ms;
   if (options.objective == Objective::hop_bytes)
-    return refine_hop_bytes(graph, alloc, options, initial, budget, max_attempts, reserve_ms, report);
-  return refine_mcl(graph, alloc, options, initial, budget, max_attempts, reserve_ms, known, report);
+    return refine_hop_bytes(graph, alloc, options, initial, budget, max_attempts, report);
+  return refine_mcl(graph, alloc, options, initial, budget, max_attempts, known, report);
 }
 
 Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
