@@ -99,6 +99,11 @@ constexpr double kAnnealRatio = 1;
 /// held-out table took up to 204 and 206 ms of 200 in one run each; with it, 200.3 and 197.2 ms.
 constexpr double kAfterDeadlineShare = 0.03;
 
+/// How many routings under the network's static routing the search leaves time for, when that many
+/// take at most kCheapHedgeShare of the budget (detail::hedge_reserve_ms()).
+constexpr int kCheapHedgeRoutings = 4;
+constexpr double kCheapHedgeShare = 0.05;
+
 /// The least time, in evaluations, for which a refine is begun (worth_refining()).
 constexpr double kEvaluationsPerRefine = 2;
 
@@ -374,7 +379,8 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
 /// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02).
 ///
 /// A timed auto routes the launcher's order up front, beside its scoring when there is a second
-/// thread, and keeps as much time for checking the winner. When both were routed at the end, with
+/// thread, and keeps as much time for checking the winner (more when routings are cheap:
+/// detail::hedge_reserve_ms()). When both were routed at the end, with
 /// two evaluations kept for them from the search alone, the building ran up to the deadline and
 /// auto took up to 233 ms of its 200 on the training set (fft2d on 400 scattered nodes, 4 per node);
 /// keeping two evaluations from the building too cost quality (fragmented instances 0.498 and 0.504
@@ -544,7 +550,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   }
   const auto& [launcher, evaluation_ms] = *scored;
   // Building and search leave the time to check the winner under the static routing.
-  const Deadline search(deadline.remaining_ms() - *hedge_ms);
+  const Deadline search(deadline.remaining_ms() - detail::hedge_reserve_ms(*hedge_ms, options.time_budget_ms));
   std::vector<Candidate> starts =
       build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, search, timed);
   std::vector<Candidate> finished =
@@ -579,6 +585,11 @@ std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, con
 double detail::annealing_ms(double search_left_ms, double spent_ms, double evaluation_ms, double budget_ms) {
   const double ms = std::min(search_left_ms, evaluation_ms + kAnnealRatio * spent_ms);
   return ms < kAnnealMinShare * budget_ms + evaluation_ms ? 0 : ms;
+}
+
+double detail::hedge_reserve_ms(double routing_ms, double budget_ms) {
+  const double cheap = kCheapHedgeRoutings * routing_ms;
+  return cheap <= kCheapHedgeShare * budget_ms ? cheap : routing_ms;
 }
 
 std::vector<std::size_t> detail::picks_to_route_ahead(std::span<const Score> ranked, std::span<const std::string> names,

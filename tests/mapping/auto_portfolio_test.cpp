@@ -289,6 +289,16 @@ TEST(Auto, RoutesAheadTheBestStartOfEachMemberBelowTheLauncherOrder) {
   EXPECT_EQ(detail::picks_to_route_ahead(ranked, names, launcher, not_first, 2), (Picks{1, 2}));
 }
 
+// The hedge routes the first candidate whatever the time but the later ones only within the
+// deadline: when routings are cheap the search leaves time for four, else for the one.
+TEST(Auto, LeavesTheHedgeFourRoutingsWhenTheyAreCheapAndOneOtherwise) {
+  EXPECT_EQ(detail::hedge_reserve_ms(1.2, 200), 4.8);  // ring on 1,000 scattered nodes
+  EXPECT_EQ(detail::hedge_reserve_ms(2.5, 200), 10);   // four take 5% of the budget: still cheap
+  EXPECT_EQ(detail::hedge_reserve_ms(2.6, 200), 2.6);
+  EXPECT_EQ(detail::hedge_reserve_ms(21, 200), 21);    // fft2d on 1,000 scattered nodes
+  EXPECT_EQ(detail::hedge_reserve_ms(0, 200), 0);      // no hedge: nothing routed, nothing kept
+}
+
 // Refine stops at the first placement that no single swap improves, which on a small graph leaves
 // most of the budget unused; a timed auto anneals its best starts for at most as long as it took
 // before, and only once that is a tenth of the budget, so that a small graph is not kept waiting.
