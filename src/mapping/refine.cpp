@@ -153,8 +153,8 @@ Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocati
   if (!state.ready()) return initial;
   const double search_ms = detail::search_ms_left(budget, options.time_budget_ms, 1, state.evaluation_ms());
   report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
-  const double exact = state.exact_objective();
-  if (exact >= state.initial_objective()) return initial;
+  const std::optional<double> exact = state.exact_objective(budget);
+  if (!exact || *exact >= state.initial_objective()) return initial;
   report.objective = exact;
   return state.mapping();
 }
@@ -203,8 +203,8 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
                                 attempts_share(max_attempts, kShortenShare), false, report) &&
                      report.converged;
   if (state->mapping() == initial) return initial;
-  const double exact = state->exact_objective();
-  if (exact > input_mcl) return initial;
+  const std::optional<double> exact = state->exact_objective(budget);
+  if (!exact || *exact > input_mcl) return initial;
   report.objective = exact;
   return state->mapping();
 }
@@ -215,7 +215,9 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
 // returned only if the objective recomputed from scratch is not worse than the input's (`known`'s,
 // when given). The budget covers the setup and the final check: setting up a state (routing every
 // flow once) gives up when the budget runs out, and the search leaves time for the final check (as
-// long as routing every flow took) plus 3% of the budget.
+// long as routing every flow took) plus 3% of the budget. A check the budget cuts short returns
+// the input, as anneal's does: in auto, the last refine's budget ends where the time kept for the
+// hedge begins, and a check that ran on would take that time.
 Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                const MapOptions& options, RefineReport& report, const KnownInput* known) {
   report = {};

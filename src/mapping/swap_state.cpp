@@ -130,9 +130,10 @@ double SwapState::objective() const {
   return sum;
 }
 
-double SwapState::exact_objective() const {
+std::optional<double> SwapState::exact_objective(const Deadline& deadline) const {
   if (!routing_) return metrics::hop_bytes(graph_, alloc_, slot_of_);
-  return metrics::phased_max_channel_load(phase_graphs_, alloc_, slot_of_, *routing_);
+  return metrics::phased_max_channel_load(phase_graphs_, alloc_, slot_of_, *routing_,
+                                          [&deadline] { return deadline.passed(); });
 }
 
 bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a, b) : try_swap_hop_bytes(a, b); }

@@ -10,6 +10,7 @@
 #include "network_geometry.hpp"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -58,8 +59,9 @@ class SwapState {
   /// The objective of the initial mapping, computed from scratch with the same sums, in the same
   /// order, as the metrics functions.
   double initial_objective() const noexcept { return initial_objective_; }
-  /// The objective of the current mapping, computed from scratch by the metrics functions.
-  double exact_objective() const;
+  /// The objective of the current mapping, computed from scratch by the metrics functions; nothing
+  /// when `deadline` passes first (under MCL it is looked at between groups of flows).
+  std::optional<double> exact_objective(const Deadline& deadline) const;
 
   /// Swaps tasks a and b, which must be on different nodes, if that is an improvement.
   bool try_swap(TaskId a, TaskId b);
