@@ -52,9 +52,10 @@ class TowardDestination {
   }
   int offset(int d, int c) const { return offset_[first_[d] + c]; }
   bool tie(int d, int c) const { return tie_[first_[d] + c] != 0; }
-  int hops(NodeId node) const {
+  /// The hops to the destination from the node at `at`.
+  int hops(const Coords& at) const {
     int h = 0;
-    for (int d = 0; d < grid_.ndims(); ++d) h += std::abs(offset(d, grid_.coord(node, d)));
+    for (int d = 0; d < grid_.ndims(); ++d) h += std::abs(offset(d, at[d]));
     return h;
   }
   /// The points of the minimal-path box from `node`: every minimal route stays inside it.
@@ -66,6 +67,12 @@ class TowardDestination {
       points *= tie(d, c) ? 2 * h + 1 : h + 1;
     }
     return points;
+  }
+  /// The coordinate one step from c along d in direction `dir`, wrapping on a torus.
+  int step_coord(int d, int c, Direction dir) const {
+    const int k = grid_.extent(d);
+    if (dir == Direction::plus) return c + 1 == k ? 0 : c + 1;
+    return c == 0 ? k - 1 : c - 1;
   }
   /// The node one step from `node` (at coordinate c along d) in direction `dir`, wrapping on a torus.
   NodeId step(NodeId node, int d, int c, Direction dir) const {
@@ -82,38 +89,48 @@ class TowardDestination {
   std::vector<char> tie_;
 };
 
+/// A node waiting to be spread, with its coordinates: a step changes one of them by one, so they
+/// are carried along instead of divided out of the node index (two divisions per dimension and node
+/// took most of the walk).
+struct QueuedNode {
+  NodeId node;
+  Coords coords;
+};
+
 /// add_flows_to() by walking the flows to `dst` together, whatever their overlap.
 void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, std::span<const SourceBytes> sources,
                    std::span<double> loads) {
   const auto nodes = static_cast<std::size_t>(g.num_nodes());
   thread_local std::vector<double> arriving;  // bytes on their way to dst that reach each node; zero between calls
   thread_local std::vector<char> queued;
-  thread_local std::vector<std::vector<NodeId>> at_hops;  // queued nodes by their hops to dst
+  thread_local std::vector<std::vector<QueuedNode>> at_hops;  // queued nodes by their hops to dst
   if (arriving.size() < nodes) arriving.resize(nodes, 0.0), queued.resize(nodes, 0);
-  const auto enqueue = [&](NodeId node, int hops) {
+  const auto enqueue = [&](NodeId node, const Coords& coords, int hops) {
     if (queued[node]) return;
     queued[node] = 1;
     if (at_hops.size() <= static_cast<std::size_t>(hops)) at_hops.resize(hops + 1);
-    at_hops[hops].push_back(node);
+    at_hops[hops].push_back({node, coords});
   };
   int farthest = 0;
   for (const SourceBytes& flow : sources) {
     if (flow.src == dst) continue;
-    const int hops = toward.hops(flow.src);
-    enqueue(flow.src, hops);
+    const Coords at = g.coords_of(flow.src);
+    const int hops = toward.hops(at);
+    enqueue(flow.src, at, hops);
     arriving[flow.src] += flow.bytes;
     farthest = std::max(farthest, hops);
   }
   std::array<double, kMaxDims> per_capacity{};
   for (int d = 0; d < g.ndims(); ++d) per_capacity[d] = 1.0 / g.capacity(d);
   for (int hops = farthest; hops >= 1; --hops) {
-    for (const NodeId p : at_hops[hops]) {
+    for (const QueuedNode& queued_node : at_hops[hops]) {
+      const NodeId p = queued_node.node;
       const double bytes = arriving[p];
       arriving[p] = 0.0;
       queued[p] = 0;
       if (bytes == 0.0) continue;
       for (int d = 0; d < g.ndims(); ++d) {
-        const int c = g.coord(p, d);
+        const int c = queued_node.coords[d];
         const int off = toward.offset(d, c);
         if (off == 0) continue;
         const bool fork = toward.tie(d, c);
@@ -122,8 +139,10 @@ void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, s
         for (const Direction dir : {Direction::plus, Direction::minus}) {
           if (!fork && dir != (off > 0 ? Direction::plus : Direction::minus)) continue;
           loads[g.channel(p, d, dir)] += share * per_capacity[d];
+          Coords next = queued_node.coords;
+          next[d] = toward.step_coord(d, c, dir);
           const NodeId q = toward.step(p, d, c, dir);
-          enqueue(q, hops - 1);
+          enqueue(q, next, hops - 1);
           arriving[q] += share;
         }
       }
