@@ -2,6 +2,7 @@
 #include "pattern_routing.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace rankmap::topology::detail {
 
@@ -14,10 +15,21 @@ constexpr std::uint64_t kMaxBoxPoints = std::uint64_t{1} << 26;
 /// Slots of the pattern cache (8 bytes each): a 3D torus needs (k/2 + 1)^3 of them, 4,913 at
 /// 32x32x32 and 7,290 for torus:16x16x16x8x2.
 constexpr std::size_t kMaxCacheSlots = std::size_t{1} << 20;
+/// Coordinates held for every node (2 bytes each): up to 8 MB.
+constexpr std::size_t kMaxTabulatedCoords = std::size_t{1} << 22;
 
 }  // namespace
 
 PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*network_.grid_if()) {
+  const auto nodes = static_cast<std::size_t>(grid_.num_nodes());
+  const int n = grid_.ndims();
+  bool fits = nodes * static_cast<std::size_t>(n) <= kMaxTabulatedCoords;
+  for (int d = 0; d < n; ++d) fits = fits && grid_.extent(d) <= std::numeric_limits<std::int16_t>::max();
+  if (fits) {
+    coords_.reserve(nodes * static_cast<std::size_t>(n));
+    for (NodeId v = 0; v < grid_.num_nodes(); ++v)
+      for (int d = 0; d < n; ++d) coords_.push_back(static_cast<std::int16_t>(grid_.coord(v, d)));
+  }
   std::size_t slots = 1;
   for (int d = grid_.ndims() - 1; d >= 0; --d) {
     key_stride_[d] = slots;
@@ -71,11 +83,20 @@ const std::vector<RouteStep>& PatternRouting::pattern(const OffsetKey& key, std:
   return *expected;
 }
 
+Coords PatternRouting::coords_of(NodeId node) const {
+  if (coords_.empty()) return grid_.coords_of(node);
+  Coords c{};
+  const int n = grid_.ndims();
+  const std::int16_t* at = coords_.data() + static_cast<std::size_t>(node) * static_cast<std::size_t>(n);
+  for (int d = 0; d < n; ++d) c[d] = at[d];
+  return c;
+}
+
 template <typename Visit>
 void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) const {
   if (src == dst) return;
-  const Coords s = grid_.coords_of(src);
-  const Coords t = grid_.coords_of(dst);
+  const Coords s = coords_of(src);
+  const Coords t = coords_of(dst);
   std::vector<RouteStep> scratch;  // holds the pattern only when it is not cached
   std::uint32_t mirrored = 0;
   const std::vector<RouteStep>& steps = pattern(key_of(s, t, mirrored), scratch);
