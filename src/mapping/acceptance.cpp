@@ -40,13 +40,17 @@ double dor_max_channel_load(const graph::CommGraph& graph, const topology::Alloc
   return *dor_max_channel_load(graph, alloc, slot_of, phases, [] { return false; });
 }
 
+std::shared_ptr<const topology::RoutingModel> static_routing_model(const topology::Network& network) {
+  topology::RoutingSpec fixed;
+  fixed.kind = static_routing_of(network);
+  return topology::shared_routing_model(network, fixed);
+}
+
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
                                            const std::function<bool()>& should_stop) {
-  topology::RoutingSpec fixed;
-  fixed.kind = static_routing_of(alloc.network());
   return metrics::phased_max_channel_load(metrics::phases_or_whole(graph, phases), alloc, slot_of,
-                                          *topology::shared_routing_model(alloc.network(), fixed), should_stop);
+                                          *static_routing_model(alloc.network()), should_stop);
 }
 
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,

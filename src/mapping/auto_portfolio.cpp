@@ -99,8 +99,8 @@ constexpr double kAnnealRatio = 1;
 /// held-out table took up to 204 and 206 ms of 200 in one run each; with it, 200.3 and 197.2 ms.
 constexpr double kAfterDeadlineShare = 0.03;
 
-/// How many routings under the network's static routing the search leaves time for, when that many
-/// take at most kCheapHedgeShare of the budget (detail::hedge_reserve_ms()).
+/// The most routings under the network's static routing that the search leaves time for, and the
+/// most of the budget they may take (detail::hedge_reserve_ms()).
 constexpr int kCheapHedgeRoutings = 4;
 constexpr double kCheapHedgeShare = 0.05;
 
@@ -391,7 +391,9 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), phases_(options.phases), active_(checks_dor(options, alloc.network())) {}
+      : graph_(graph), alloc_(alloc), phases_(options.phases), active_(checks_dor(options, alloc.network())) {
+    if (active_) static_model_ = static_routing_model(alloc.network());
+  }
   bool active() const { return active_; }
   /// Routes the launcher's order (when active) within `deadline` and returns how long that took, in
   /// ms: about what checking one candidate costs. Nothing when the deadline passed first.
@@ -449,10 +451,10 @@ class DorHedge {
   /// Routes the picks_to_route_ahead() at once: the first whatever the time, the others until
   /// `budget_end` (none: no limit), which only a thread the system refused, so that they ran one
   /// after another, should reach. One stops as soon as an earlier one is known to pass. The time
-  /// kept covers one routing, and the later ones wait for the deadline, so a refused first
-  /// candidate used to leave the others unchecked (stencil27 on 2,000 scattered nodes kept the
-  /// launcher's order, with bisect's start at 0.46 of its MCL). False when the hedge does not
-  /// apply, on one thread, or with fewer than two to route.
+  /// kept covers at least one routing (detail::hedge_reserve_ms), and the later ones wait for the
+  /// deadline, so a refused first candidate used to leave the others unchecked (stencil27 on 2,000
+  /// scattered nodes kept the launcher's order, with bisect's start at 0.46 of its MCL). False when
+  /// the hedge does not apply, on one thread, or with fewer than two to route.
   bool route_ahead(std::vector<Candidate>& ranked, std::span<const detail::Score> scores,
                    std::span<const std::string> names, const detail::Score& launcher, const Deadline* budget_end,
                    int threads) {
@@ -491,6 +493,8 @@ class DorHedge {
   bool active_;
   std::optional<double> launcher_load_;
   std::vector<std::string> refused_, unchecked_;
+  /// Held so that every routing of the hedge shares one model and its route patterns.
+  std::shared_ptr<const topology::RoutingModel> static_model_;
 };
 
 /// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the
@@ -588,8 +592,7 @@ double detail::annealing_ms(double search_left_ms, double spent_ms, double evalu
 }
 
 double detail::hedge_reserve_ms(double routing_ms, double budget_ms) {
-  const double cheap = kCheapHedgeRoutings * routing_ms;
-  return cheap <= kCheapHedgeShare * budget_ms ? cheap : routing_ms;
+  return std::max(routing_ms, std::min(kCheapHedgeRoutings * routing_ms, kCheapHedgeShare * budget_ms));
 }
 
 std::vector<std::size_t> detail::picks_to_route_ahead(std::span<const Score> ranked, std::span<const std::string> names,

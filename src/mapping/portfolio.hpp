@@ -59,11 +59,10 @@ std::vector<std::size_t> picks_to_route_ahead(std::span<const Score> ranked, std
                                               const std::function<bool(std::size_t)>& needs_routing, int threads);
 
 /// The time a timed auto's search leaves for the hedge under the network's static routing, one
-/// routing of which took `routing_ms`: one routing whatever it costs, since first_kept()'s first
-/// candidate is routed whatever the time; four when they take at most 5% of `budget_ms` together,
-/// since the candidates after a refused one are routed only within the deadline. With one kept,
-/// candidates went unchecked on 3 of 170 instances of a training run (ring on 1,000 scattered
-/// nodes: the two best were refused, and five more, at 1.2 ms a routing, were never routed).
+/// routing of which took `routing_ms`: at least one routing, since first_kept()'s first candidate
+/// is routed whatever the time, and more, up to kCheapHedgeRoutings, as far as they fit in
+/// kCheapHedgeShare of `budget_ms`, since the candidates after a refused one are routed only
+/// within the deadline (docs/algorithms.md, "auto", the hedge).
 double hedge_reserve_ms(double routing_ms, double budget_ms);
 
 /// How long a timed auto anneals its best starts: at most as long as it took so far (`spent_ms`) plus

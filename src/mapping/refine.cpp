@@ -216,8 +216,9 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
 // when given). The budget covers the setup and the final check: setting up a state (routing every
 // flow once) gives up when the budget runs out, and the search leaves time for the final check (as
 // long as routing every flow took) plus 3% of the budget. A check the budget cuts short returns
-// the input, as anneal's does: in auto, the last refine's budget ends where the time kept for the
-// hedge begins, and a check that ran on would take that time.
+// the input, as a timed anneal's does: in auto, the last refine's budget ends where the time kept
+// for the hedge begins, and a check that ran on would take that time. (Under `refine:N` the search
+// stops at its budget too, so the check adds no new dependence on the clock.)
 Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                const MapOptions& options, RefineReport& report, const KnownInput* known) {
   report = {};

@@ -5,8 +5,10 @@
 #include <rankmap/graph/comm_graph.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/allocation.hpp>
+#include <rankmap/topology/routing.hpp>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +56,11 @@ double dor_max_channel_load(const graph::CommGraph& graph, const topology::Alloc
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
                                            const std::function<bool()>& should_stop);
+
+/// The routing model dor_max_channel_load() routes with, shared: models are shared only while
+/// someone holds one, so a caller that routes several mappings holds it meanwhile, and each
+/// routing does not build the model and its route patterns again.
+std::shared_ptr<const topology::RoutingModel> static_routing_model(const topology::Network& network);
 
 /// Whether `load` rises above `reference_load`, past the rounding of sums taken in another order.
 inline bool raises_load(double load, double reference_load) { return load > reference_load * (1 + 1e-9); }
