@@ -58,13 +58,12 @@ class TowardDestination {
     for (int d = 0; d < grid_.ndims(); ++d) h += std::abs(offset(d, at[d]));
     return h;
   }
-  /// The points of the minimal-path box from `node`: every minimal route stays inside it.
-  double box_points(NodeId node) const {
+  /// The points of the minimal-path box from the node at `at`: every minimal route stays inside it.
+  double box_points(const Coords& at) const {
     double points = 1;
     for (int d = 0; d < grid_.ndims(); ++d) {
-      const int c = grid_.coord(node, d);
-      const int h = std::abs(offset(d, c));
-      points *= tie(d, c) ? 2 * h + 1 : h + 1;
+      const int h = std::abs(offset(d, at[d]));
+      points *= tie(d, at[d]) ? 2 * h + 1 : h + 1;
     }
     return points;
   }
@@ -83,48 +82,41 @@ class TowardDestination {
   std::vector<char> tie_;
 };
 
-/// A node waiting to be spread, with its coordinates: a step changes one of them by one, so they
-/// are carried along instead of divided out of the node index (two divisions per dimension and node
-/// took about a fifth of the walk's time).
-struct QueuedNode {
-  NodeId node;
-  Coords coords;
-};
-
 /// add_flows_to() by walking the flows to `dst` together, whatever their overlap.
+/// `coords_of` gives a node's coordinates (the routing model's table).
+template <typename CoordsOf>
 void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, std::span<const SourceBytes> sources,
-                   std::span<double> loads) {
+                   CoordsOf&& coords_of, std::span<double> loads) {
   const auto nodes = static_cast<std::size_t>(g.num_nodes());
   thread_local std::vector<double> arriving;  // bytes on their way to dst that reach each node; zero between calls
   thread_local std::vector<char> queued;
-  thread_local std::vector<std::vector<QueuedNode>> at_hops;  // queued nodes by their hops to dst
+  thread_local std::vector<std::vector<NodeId>> at_hops;  // queued nodes by their hops to dst
   if (arriving.size() < nodes) arriving.resize(nodes, 0.0), queued.resize(nodes, 0);
-  const auto enqueue = [&](NodeId node, const Coords& coords, int hops) {
+  const auto enqueue = [&](NodeId node, int hops) {
     if (queued[node]) return;
     queued[node] = 1;
     if (at_hops.size() <= static_cast<std::size_t>(hops)) at_hops.resize(hops + 1);
-    at_hops[hops].push_back({node, coords});
+    at_hops[hops].push_back(node);
   };
   int farthest = 0;
   for (const SourceBytes& flow : sources) {
     if (flow.src == dst) continue;
-    const Coords at = g.coords_of(flow.src);
-    const int hops = toward.hops(at);
-    enqueue(flow.src, at, hops);
+    const int hops = toward.hops(coords_of(flow.src));
+    enqueue(flow.src, hops);
     arriving[flow.src] += flow.bytes;
     farthest = std::max(farthest, hops);
   }
   std::array<double, kMaxDims> per_capacity{};
   for (int d = 0; d < g.ndims(); ++d) per_capacity[d] = 1.0 / g.capacity(d);
   for (int hops = farthest; hops >= 1; --hops) {
-    for (const QueuedNode& queued_node : at_hops[hops]) {
-      const NodeId p = queued_node.node;
+    for (const NodeId p : at_hops[hops]) {
       const double bytes = arriving[p];
       arriving[p] = 0.0;
       queued[p] = 0;
       if (bytes == 0.0) continue;
+      const Coords at = coords_of(p);
       for (int d = 0; d < g.ndims(); ++d) {
-        const int c = queued_node.coords[d];
+        const int c = at[d];
         const int off = toward.offset(d, c);
         if (off == 0) continue;
         const bool fork = toward.tie(d, c);
@@ -133,10 +125,8 @@ void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, s
         for (const Direction dir : {Direction::plus, Direction::minus}) {
           if (!fork && dir != (off > 0 ? Direction::plus : Direction::minus)) continue;
           loads[g.channel(p, d, dir)] += share * per_capacity[d];
-          Coords next = queued_node.coords;
-          next[d] = toward.step(d, c, dir);
-          const NodeId q = p + static_cast<NodeId>(next[d] - c) * g.stride(d);
-          enqueue(q, next, hops - 1);
+          const NodeId q = p + static_cast<NodeId>(toward.step(d, c, dir) - c) * g.stride(d);
+          enqueue(q, hops - 1);
           arriving[q] += share;
         }
       }
@@ -164,12 +154,12 @@ void walk_flows_to(const Grid& g, const TowardDestination& toward, NodeId dst, s
 void AdaptiveRouting::add_flows_to(NodeId dst, std::span<const SourceBytes> sources, std::span<double> loads) const {
   const TowardDestination toward(grid(), dst);
   double box_points = 0;
-  for (const SourceBytes& flow : sources) box_points += toward.box_points(flow.src);
+  for (const SourceBytes& flow : sources) box_points += toward.box_points(coords_of(flow.src));
   if (box_points < kWalkOverlap * static_cast<double>(grid().num_nodes())) {
     for (const SourceBytes& flow : sources) add_flow(flow.src, dst, flow.bytes, loads);
     return;
   }
-  walk_flows_to(grid(), toward, dst, sources, loads);
+  walk_flows_to(grid(), toward, dst, sources, [this](NodeId v) { return coords_of(v); }, loads);
 }
 
 }  // namespace rankmap::topology::detail

@@ -91,15 +91,6 @@ void PatternRouting::tabulate_coords() {
   }
 }
 
-Coords PatternRouting::coords_of(NodeId node) const {
-  if (coords_.empty()) return grid_.coords_of(node);
-  Coords c{};
-  const int n = grid_.ndims();
-  const std::int16_t* at = coords_.data() + static_cast<std::size_t>(node) * static_cast<std::size_t>(n);
-  for (int d = 0; d < n; ++d) c[d] = at[d];
-  return c;
-}
-
 template <typename Visit>
 void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) const {
   if (src == dst) return;

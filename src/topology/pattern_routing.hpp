@@ -45,6 +45,15 @@ class PatternRouting : public RoutingModel {
   /// The relative route for a flow with these per-dimension minimal offsets, the steps out of
   /// one point together, with RouteStep::new_point set.
   virtual std::vector<RouteStep> build_pattern(const OffsetKey& key) const = 0;
+  /// A node's coordinates, from coords_ when the grid has it.
+  Coords coords_of(NodeId node) const {
+    if (coords_.empty()) return grid_.coords_of(node);
+    Coords c{};
+    const int n = grid_.ndims();
+    const std::int16_t* at = coords_.data() + static_cast<std::size_t>(node) * static_cast<std::size_t>(n);
+    for (int d = 0; d < n; ++d) c[d] = at[d];
+    return c;
+  }
 
  private:
   /// The offsets' magnitudes; bit d of `mirrored` is set where the offset along d is negative.
@@ -54,8 +63,6 @@ class PatternRouting : public RoutingModel {
   /// The key's slot in cache_.
   std::size_t cache_index(const OffsetKey& key) const;
   void tabulate_coords();
-  /// A node's coordinates, from coords_ when the grid has it.
-  Coords coords_of(NodeId node) const;
   template <typename Visit>
   void for_each_channel(NodeId src, NodeId dst, Visit&& visit) const;
 
