@@ -18,7 +18,7 @@ TEST(InEdges, ListsEachTasksSourcesInOrder) {
 }
 
 TEST(InEdges, MatchesTheTransposedGraph) {
-  const CommGraph g = make_pattern({.name = "random", .ranks = 200, .bytes = 1, .seed = 3});
+  const CommGraph g = make_pattern({.name = "random", .dims = {}, .ranks = 200, .bytes = 1, .seed = 3});
   const CommGraph t = g.transposed();
   const InEdges in(g);
   for (TaskId x = 0; x < g.num_tasks(); ++x) {
