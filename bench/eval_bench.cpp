@@ -7,6 +7,7 @@
 #include <rankmap/graph/patterns.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
+#include <rankmap/metrics/node_flows.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/allocation.hpp>
 #include <rankmap/topology/allocation_generators.hpp>
@@ -96,6 +97,17 @@ void hop_bytes(benchmark::State& state, const std::string& pattern, const std::s
   report(state, inst, hb);
 }
 
+// Aggregating the edges into node flows alone: the part of a scoring that cannot be stopped.
+void node_flows(benchmark::State& state, const std::string& pattern, const std::string& topology, int ppn) {
+  const Instance& inst = instance(pattern, static_cast<TaskId>(state.range(0)), topology, ppn);
+  std::size_t flows = 0;
+  for (auto _ : state) {
+    flows = metrics::node_flows(inst.graph, inst.alloc, inst.slot_of).size();
+    benchmark::DoNotOptimize(flows);
+  }
+  report(state, inst, static_cast<double>(flows));
+}
+
 // Threads routing short flows (offsets of at most 2 per dimension, as a refine's swaps route
 // them) on one shared model against a model each: the shared model's patterns must be read without
 // contention. Both warm their caches first; the ratio of the two at 2 threads is the cost of sharing.
@@ -150,6 +162,14 @@ void register_all() {
   // Dense traffic, where many flows share each destination: flows are walked together there.
   register_pair("random", kBgq, 32, {16384});
   register_pair("fft2d", kFragmentGrid, 0, {2000});
+  for (const auto& [pattern, topology, ppn, tasks] : {std::tuple{"alltoall", kFragmentGrid, 0, 1000},
+                                                      std::tuple{"fft2d", kFragmentGrid, 0, 2000},
+                                                      std::tuple{"random", kBgq, 32, 16384}}) {
+    const std::string suffix = std::string("/") + pattern + "/" + topology + "/ppn" + std::to_string(ppn);
+    benchmark::RegisterBenchmark(("node_flows" + suffix).c_str(), node_flows, pattern, topology, ppn)
+        ->Unit(benchmark::kMillisecond)
+        ->Arg(tasks);
+  }
   for (bool shared : {false, true})
     benchmark::RegisterBenchmark(shared ? "short_flows/shared_model" : "short_flows/model_per_thread", short_flows,
                                  shared)

@@ -206,17 +206,6 @@ void repair_sizes(const graph::CommGraph& sym, std::span<const int> sizes, std::
   }
 }
 
-graph::CommGraph group_graph(const graph::CommGraph& graph, std::span<const int> group, int groups) {
-  std::vector<graph::Edge> edges;
-  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-    const auto targets = graph.out_neighbors(t);
-    const auto weights = graph.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      if (group[t] != group[targets[k]]) edges.push_back({group[t], group[targets[k]], weights[k]});
-  }
-  return graph::CommGraph::from_edges(groups, std::move(edges));
-}
-
 }  // namespace
 
 std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed,
@@ -248,7 +237,7 @@ Concentration concentrate(const graph::CommGraph& graph, const topology::Allocat
     c.task_grid.clear();
     c.group_of_task = partition_exact(graph, c.group_size, seed, deadline);
   }
-  c.group_graph = group_graph(graph, c.group_of_task, alloc.num_nodes());
+  c.group_graph = graph.contracted(c.group_of_task, alloc.num_nodes());
   return c;
 }
 

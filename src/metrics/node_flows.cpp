@@ -1,7 +1,6 @@
 // Aggregation of task edges into node-to-node flows.
 #include <rankmap/metrics/node_flows.hpp>
 
-#include <algorithm>
 
 namespace rankmap::metrics {
 
@@ -22,25 +21,16 @@ void check_mapping(const graph::CommGraph& graph, const topology::Allocation& al
 
 std::vector<NodeFlow> node_flows(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                  std::span<const SlotId> slot_of) {
-  const std::int64_t n = alloc.num_nodes();
-  std::vector<std::pair<std::int64_t, double>> keyed;
-  keyed.reserve(static_cast<std::size_t>(graph.num_edges()));
-  for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-    const std::int64_t a = alloc.node_index_of_slot(slot_of[t]);
-    const auto targets = graph.out_neighbors(t);
-    const auto weights = graph.out_weights(t);
-    for (std::size_t k = 0; k < targets.size(); ++k) {
-      const std::int64_t b = alloc.node_index_of_slot(slot_of[targets[k]]);
-      if (a != b && weights[k] > 0) keyed.emplace_back(a * n + b, weights[k]);
-    }
-  }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<int> node_of_task(slot_of.size());
+  for (std::size_t t = 0; t < slot_of.size(); ++t) node_of_task[t] = alloc.node_index_of_slot(slot_of[t]);
+  const graph::CommGraph between_nodes = graph.contracted(node_of_task, alloc.num_nodes());
   std::vector<NodeFlow> flows;
-  for (std::size_t i = 0; i < keyed.size();) {
-    const std::int64_t key = keyed[i].first;
-    double bytes = 0;
-    for (; i < keyed.size() && keyed[i].first == key; ++i) bytes += keyed[i].second;
-    flows.push_back({alloc.node(static_cast<int>(key / n)), alloc.node(static_cast<int>(key % n)), bytes});
+  flows.reserve(static_cast<std::size_t>(between_nodes.num_edges()));
+  for (int a = 0; a < alloc.num_nodes(); ++a) {
+    const auto targets = between_nodes.out_neighbors(a);
+    const auto bytes = between_nodes.out_weights(a);
+    for (std::size_t k = 0; k < targets.size(); ++k)
+      if (bytes[k] > 0) flows.push_back({alloc.node(a), alloc.node(targets[k]), bytes[k]});
   }
   return flows;
 }

@@ -63,6 +63,45 @@ TEST(CommGraph, SymmetrizedIsTheDoubledEdgeListInCanonicalForm) {
   EXPECT_EQ(actual.canonical_hash(), expected.canonical_hash());
 }
 
+TEST(CommGraph, ContractedSumsEdgesBetweenGroupsAndKeepsZeroWeights) {
+  // Groups {0, 2} and {1, 3}: 0->2 is inside a group, 1->0 and 3->2 both become 1 -> 0.
+  const auto g = CommGraph::from_edges(4, {{0, 2, 7}, {1, 0, 2}, {3, 2, 3}, {0, 3, 0}, {2, 2, 5}});
+  const std::vector<int> group_of{0, 1, 0, 1};
+  const CommGraph q = g.contracted(group_of, 3);
+  EXPECT_EQ(q.num_tasks(), 3);
+  ASSERT_EQ(q.out_degree(0), 1);  // the zero-weight 0->3, kept as from_edges keeps it
+  EXPECT_EQ(q.out_neighbors(0)[0], 1);
+  EXPECT_EQ(q.out_weights(0)[0], 0.0);
+  ASSERT_EQ(q.out_degree(1), 1);
+  EXPECT_EQ(q.out_neighbors(1)[0], 0);
+  EXPECT_EQ(q.out_weights(1)[0], 5.0);
+  EXPECT_EQ(q.out_degree(2), 0);
+  EXPECT_EQ(q.total_weight(), 5.0);
+  EXPECT_THROW(g.contracted(std::vector<int>{0, 1, 0}, 2), InputError);
+  EXPECT_THROW(g.contracted(std::vector<int>{0, 1, 0, 2}, 2), InputError);
+}
+
+TEST(CommGraph, ContractedIsTheGroupEdgeListInCanonicalForm) {
+  // Sparse rows are sorted, dense rows scanned: both must give what from_edges makes of the
+  // edges between groups.
+  for (int groups : {5, 200}) {
+    const CommGraph g = testing::random_graph(300, 6, 17);
+    std::vector<int> group_of(300);
+    for (int t = 0; t < 300; ++t) group_of[t] = (t * 7) % groups;
+    std::vector<Edge> between;
+    for (const Edge& e : g.edges())
+      if (group_of[e.src] != group_of[e.dst]) between.push_back({group_of[e.src], group_of[e.dst], e.weight});
+    const std::vector<Edge> expected = CommGraph::from_edges(groups, between).edges();
+    const std::vector<Edge> actual = g.contracted(group_of, groups).edges();
+    ASSERT_EQ(actual.size(), expected.size()) << groups << " groups";
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_EQ(actual[k].src, expected[k].src) << groups << " groups";
+      EXPECT_EQ(actual[k].dst, expected[k].dst) << groups << " groups";
+      EXPECT_EQ(actual[k].weight, expected[k].weight) << groups << " groups";  // integer weights: exact sums
+    }
+  }
+}
+
 TEST(CommGraph, CanonicalHashIgnoresInputOrderButNotContent) {
   const auto a = CommGraph::from_edges(4, {{0, 1, 1}, {2, 3, 0.1}, {2, 3, 0.2}, {3, 0, 5}});
   const auto b = CommGraph::from_edges(4, {{3, 0, 5}, {2, 3, 0.2}, {0, 1, 1}, {2, 3, 0.1}});

@@ -2,12 +2,14 @@
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
 #include <rankmap/metrics/lower_bound.hpp>
+#include <rankmap/metrics/node_flows.hpp>
 
 #include "factories.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -46,6 +48,35 @@ TEST(Invariants, LoadTimesCapacitySumsToHopBytes) {
         const auto loads = channel_loads(graph, a, m, *topology::make_routing_model(g, r));
         EXPECT_NEAR(weighted_sum(g, loads), hb, 1e-9 * hb) << spec << " " << r << " ppn " << ppn;
       }
+    }
+  }
+}
+
+// Rows that reach few nodes are sorted, rows that reach many are scanned: both must give every
+// node pair's bytes once, in the order of the nodes' indices in the allocation.
+TEST(Invariants, NodeFlowsSumEachNodePairOnceInAllocationOrder) {
+  const Grid g = Grid::parse("torus:4x4x4");
+  const Allocation a = Allocation::full(g, 2);
+  for (int degree : {1, 40}) {
+    const auto graph = testing::random_graph(a.num_slots(), degree, 5 + degree);
+    const auto m = testing::random_permutation(a.num_slots(), 7);
+    std::map<std::pair<int, int>, double> expected;
+    for (TaskId t = 0; t < graph.num_tasks(); ++t) {
+      const auto targets = graph.out_neighbors(t);
+      const auto weights = graph.out_weights(t);
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        const int src = a.node_index_of_slot(m[t]), dst = a.node_index_of_slot(m[targets[k]]);
+        if (src != dst) expected[{src, dst}] += weights[k];
+      }
+    }
+    const auto flows = node_flows(graph, a, m);
+    ASSERT_EQ(flows.size(), expected.size()) << "degree " << degree;
+    std::size_t i = 0;
+    for (const auto& [pair, bytes] : expected) {
+      EXPECT_EQ(flows[i].src, a.node(pair.first)) << "degree " << degree << ", flow " << i;
+      EXPECT_EQ(flows[i].dst, a.node(pair.second)) << "degree " << degree << ", flow " << i;
+      EXPECT_EQ(flows[i].bytes, bytes) << "degree " << degree << ", flow " << i;
+      ++i;
     }
   }
 }

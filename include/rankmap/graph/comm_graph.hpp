@@ -45,12 +45,17 @@ class CommGraph {
   CommGraph transposed() const;
   /// The undirected view: w'(i,j) = w(i,j) + w(j,i), stored in both directions, self loops dropped.
   CommGraph symmetrized() const;
+  /// The quotient graph: task t becomes group `group_of[t]` (0..groups-1), edges within a group
+  /// are dropped and those between two groups summed. Throws InputError if `group_of` has not one
+  /// group in range per task.
+  CommGraph contracted(std::span<const int> group_of, int groups) const;
 
   /// A stable hash of the canonical edge list, written into mapping files (DESIGN.md §8).
   std::uint64_t canonical_hash() const;
 
  private:
   std::vector<std::int64_t> in_list_offsets() const;
+  void append_row(int a, std::vector<int>& reached, std::span<const int> row_of, std::span<const double> row);
 
   TaskId num_tasks_ = 0;
   std::vector<std::int64_t> offsets_{0};
