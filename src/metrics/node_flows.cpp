@@ -1,7 +1,6 @@
 // Aggregation of task edges into node-to-node flows.
 #include <rankmap/metrics/node_flows.hpp>
 
-
 namespace rankmap::metrics {
 
 void check_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc, std::span<const SlotId> slot_of) {

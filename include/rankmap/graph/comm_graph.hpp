@@ -46,8 +46,8 @@ class CommGraph {
   /// The undirected view: w'(i,j) = w(i,j) + w(j,i), stored in both directions, self loops dropped.
   CommGraph symmetrized() const;
   /// The quotient graph: task t becomes group `group_of[t]` (0..groups-1), edges within a group
-  /// are dropped and those between two groups summed. Throws InputError if `group_of` has not one
-  /// group in range per task.
+  /// are dropped and those between two groups summed (zero weights kept, as from_edges keeps
+  /// them). Throws InputError if `group_of` has not one group in range per task.
   CommGraph contracted(std::span<const int> group_of, int groups) const;
 
   /// A stable hash of the canonical edge list, written into mapping files (DESIGN.md §8).
