@@ -104,6 +104,12 @@ constexpr double kAfterDeadlineShare = 0.03;
 constexpr int kCheapHedgeRoutings = 4;
 constexpr double kCheapHedgeShare = 0.05;
 
+/// The least time left, in evaluations, for which a member is begun: its own work on the graph and
+/// its scoring. With one evaluation, members begun late on dense traffic ran far past the search
+/// (alltoall on torus:8x8x8 with 2 per node: bisect, emahd and dimorder-best each 70 to 85 ms with a
+/// 40 ms budget, one evaluation 27 to 44 ms; auto up to 222 ms of 200 on the training set).
+constexpr double kEvaluationsPerMember = 3;
+
 /// The least time, in evaluations, for which a refine is begun (worth_refining()).
 constexpr double kEvaluationsPerRefine = 2;
 
@@ -135,13 +141,15 @@ long long attempts_parameter(const MapOptions& options) {
 }
 
 /// The launcher's order, scored, and the time that scoring it took: what every later evaluation is
-/// expected to cost. Nothing when a timed run's deadline passed first.
+/// expected to cost. Nothing when a timed run's scoring does not end within half the time to
+/// `deadline`: no rival could be scored after it, so auto would keep that order anyway, and the
+/// runtime may as well have it sooner.
 std::optional<std::pair<Candidate, double>> scored_launcher_order(TaskId tasks, const detail::ObjectiveScorer& score,
                                                                   const Deadline& deadline, bool timed) {
   Candidate identity{"identity", identity_mapping(tasks), {}, {}};
   const auto start = std::chrono::steady_clock::now();
   if (timed) {
-    const std::optional<detail::Score> s = score.within(identity.mapping, deadline);
+    const std::optional<detail::Score> s = score.within(identity.mapping, Deadline(deadline.remaining_ms() / 2));
     if (!s) return std::nullopt;
     identity.score = *s;
   } else {
@@ -205,8 +213,8 @@ bool holds(const std::vector<Candidate>& candidates, const Mapping& m) {
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
 /// always. options.threads members are built at once, taken in order; a member starts only while the
-/// time left covers scoring its result, and a score the deadline cuts short ends the building. The
-/// starts keep the members' order whatever thread built them, so that ties break alike.
+/// time left covers kEvaluationsPerMember evaluations, and a score the deadline cuts short ends the
+/// building. The starts keep the members' order whatever thread built them, so that ties break alike.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -232,7 +240,8 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const bool helped = options.threads > 1 && order.size() > 1;
   const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
   detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
-    if (ended || (timed && deadline.remaining_ms() <= evaluation_ms)) return void(ended = true);
+    if (ended || (timed && deadline.remaining_ms() <= kEvaluationsPerMember * evaluation_ms))
+      return void(ended = true);
     std::optional<detail::TaskGridMemo> known;
     if (worker > 0) known.emplace(graph, task_grid);
     Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
@@ -396,11 +405,12 @@ class DorHedge {
   }
   bool active() const { return active_; }
   /// Routes the launcher's order (when active) within `deadline` and returns how long that took, in
-  /// ms: about what checking one candidate costs. Nothing when the deadline passed first.
-  std::optional<double> measure_launcher(const Deadline& deadline) {
+  /// ms: about what checking one candidate costs. Nothing when the deadline passed first, or
+  /// `abandoned` was set meanwhile (the order's scoring gave up, and nothing can beat it then).
+  std::optional<double> measure_launcher(const Deadline& deadline, const std::atomic<bool>& abandoned) {
     const auto start = std::chrono::steady_clock::now();
     if (active_) {
-      launcher_load_ = route(identity_mapping(graph_.num_tasks()), &deadline);
+      launcher_load_ = route(identity_mapping(graph_.num_tasks()), &deadline, &abandoned);
       if (!launcher_load_) return std::nullopt;
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -476,9 +486,11 @@ class DorHedge {
     });
     return true;
   }
-  /// Nothing when `deadline` (none: no limit) passes first; once it has, the flows are not even gathered.
-  std::optional<double> route(const Mapping& m, const Deadline* deadline) const {
-    const auto passed = [deadline] { return deadline && deadline->passed(); };
+  /// Nothing when `deadline` (none: no limit) passes first, or `abandoned` (none: never) is set; once
+  /// either has happened, the flows are not even gathered.
+  std::optional<double> route(const Mapping& m, const Deadline* deadline,
+                              const std::atomic<bool>* abandoned = nullptr) const {
+    const auto passed = [deadline, abandoned] { return (deadline && deadline->passed()) || (abandoned && *abandoned); };
     if (passed()) return std::nullopt;
     return dor_max_channel_load(graph_, alloc_, m, phases_, passed);
   }
@@ -538,16 +550,19 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const detail::ObjectiveScorer score(graph, alloc, options);
   std::optional<std::pair<Candidate, double>> scored;
   std::optional<double> hedge_ms = 0;
+  std::atomic<bool> unscored{false};
   detail::parallel_for(timed && hedge.active() ? 2 : 1, options.threads, [&](std::size_t k, int) {
-    if (k == 0) scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed);
-    if (k == 1) hedge_ms = hedge.measure_launcher(deadline);
+    if (k == 0) scored = scored_launcher_order(graph.num_tasks(), score, deadline, timed), unscored = !scored;
+    if (k == 1) hedge_ms = hedge.measure_launcher(deadline, unscored);
   });
   if (!scored || !hedge_ms) {
     // Nothing can be shown better than the launcher's order without its score and static load.
     if (options.choice) {
       const double before = scored ? scored->first.score.objective : std::nan("");
       options.choice->chosen = "identity";
-      options.choice->detail = "the budget ran out while the launcher's order was being measured";
+      options.choice->detail =
+          "the budget ran out while the launcher's order was being measured (a measurement past half the "
+          "budget leaves no time for a rival's)";
       options.choice->objectives = MeasuredObjectives{before, before};
     }
     return identity_mapping(graph.num_tasks());
