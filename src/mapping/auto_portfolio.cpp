@@ -104,12 +104,6 @@ constexpr double kAfterDeadlineShare = 0.03;
 constexpr int kCheapHedgeRoutings = 4;
 constexpr double kCheapHedgeShare = 0.05;
 
-/// The least time left, in evaluations, for which a member is begun: its own work on the graph and
-/// its scoring. With one evaluation, members begun late on dense traffic ran far past the search
-/// (alltoall on torus:8x8x8 with 2 per node: bisect, emahd and dimorder-best each 70 to 85 ms with a
-/// 40 ms budget, one evaluation 27 to 44 ms; auto up to 222 ms of 200 on the training set).
-constexpr double kEvaluationsPerMember = 3;
-
 /// The least time, in evaluations, for which a refine is begun (worth_refining()).
 constexpr double kEvaluationsPerRefine = 2;
 
@@ -213,8 +207,12 @@ bool holds(const std::vector<Candidate>& candidates, const Mapping& m) {
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
 /// always. options.threads members are built at once, taken in order; a member starts only while the
-/// time left covers kEvaluationsPerMember evaluations, and a score the deadline cuts short ends the
-/// building. The starts keep the members' order whatever thread built them, so that ties break alike.
+/// time left covers scoring its result and the most a member so far ran past its budget, and a
+/// score the deadline cuts short ends the building. Members' work on the graph before they can look
+/// at the clock grows with its edges: on alltoall on torus:8x8x8 with 2 per node bisect, emahd and
+/// dimorder-best each took 70 to 85 ms with a 40 ms budget, and the members begun after them took
+/// auto up to 222 ms of 200. The starts keep the members' order whatever thread built them, so that
+/// ties break alike.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -236,15 +234,21 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
                         [&](const auto& c) { return c && c->mapping == m; });
   };
   std::atomic<bool> ended{false};
+  std::atomic<double> overrun_ms{0};
+  const auto note_overrun = [&](double ms) {
+    for (double seen = overrun_ms; ms > seen && !overrun_ms.compare_exchange_weak(seen, ms);) continue;
+  };
   // Memos are per thread: the other threads get the task grid that the caller's thread detected.
   const bool helped = options.threads > 1 && order.size() > 1;
   const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
   detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
-    if (ended || (timed && deadline.remaining_ms() <= kEvaluationsPerMember * evaluation_ms))
-      return void(ended = true);
+    if (ended || (timed && deadline.remaining_ms() <= evaluation_ms + overrun_ms)) return void(ended = true);
     std::optional<detail::TaskGridMemo> known;
     if (worker > 0) known.emplace(graph, task_grid);
-    Mapping m = order[k]->map(graph, alloc, member_options(*order[k], options, scale, evaluation_ms, deadline, timed));
+    const MapOptions member = member_options(*order[k], options, scale, evaluation_ms, deadline, timed);
+    const Deadline given(member.time_budget_ms);
+    Mapping m = order[k]->map(graph, alloc, member);
+    note_overrun(-given.remaining_ms());
     if (!is_new(m, k) || (timed && deadline.passed())) return;
     const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
     if (!s) return void(ended = true);
