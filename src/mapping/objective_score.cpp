@@ -23,15 +23,16 @@ std::optional<Score> ObjectiveScorer::within(std::span<const SlotId> slot_of, co
 std::optional<Score> ObjectiveScorer::score(std::span<const SlotId> slot_of,
                                             const std::function<bool()>& should_stop) const {
   Score result;
-  result.hop_bytes = metrics::hop_bytes(graph_, alloc_, slot_of);
-  if (!routing_) {
-    result.objective = result.hop_bytes;
-    return result;
+  // MCL first: hop-bytes cannot be stopped (16 to 23 ms for an all-to-all of 1,024 tasks on a
+  // machine with slow page faults), and a scoring cut short has no use for them.
+  if (routing_) {
+    const std::optional<double> mcl = metrics::phased_max_channel_load(metrics::phases_or_whole(graph_, phases_),
+                                                                       alloc_, slot_of, *routing_, should_stop);
+    if (!mcl) return std::nullopt;
+    result.objective = *mcl;
   }
-  const std::optional<double> mcl = metrics::phased_max_channel_load(metrics::phases_or_whole(graph_, phases_), alloc_,
-                                                                     slot_of, *routing_, should_stop);
-  if (!mcl) return std::nullopt;
-  result.objective = *mcl;
+  result.hop_bytes = metrics::hop_bytes(graph_, alloc_, slot_of);
+  if (!routing_) result.objective = result.hop_bytes;
   return result;
 }
 
