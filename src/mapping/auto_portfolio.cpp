@@ -11,6 +11,7 @@
 #include "parallel_for.hpp"
 #include "portfolio.hpp"
 #include "refine.hpp"
+#include "symmetrized_memo.hpp"
 #include "task_grid.hpp"
 
 #include <rankmap/mapping/acceptance.hpp>
@@ -25,6 +26,7 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -238,13 +240,16 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const auto note_overrun = [&](double ms) {
     for (double seen = overrun_ms; ms > seen && !overrun_ms.compare_exchange_weak(seen, ms);) continue;
   };
-  // Memos are per thread: the other threads get the task grid that the caller's thread detected.
+  // Memos are per thread: the other threads get the task grid and the symmetrized graph that the
+  // caller's thread made.
   const bool helped = options.threads > 1 && order.size() > 1;
   const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
+  const std::shared_ptr<const graph::CommGraph> symmetric = helped ? detail::symmetrized(graph) : nullptr;
   detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
     if (ended || (timed && deadline.remaining_ms() <= evaluation_ms + overrun_ms)) return void(ended = true);
     std::optional<detail::TaskGridMemo> known;
-    if (worker > 0) known.emplace(graph, task_grid);
+    std::optional<detail::SymmetrizedMemo> shared;
+    if (worker > 0) known.emplace(graph, task_grid), shared.emplace(graph, symmetric);
     const MapOptions member = member_options(*order[k], options, scale, evaluation_ms, deadline, timed);
     const Deadline given(member.time_budget_ms);
     Mapping m = order[k]->map(graph, alloc, member);
@@ -550,6 +555,7 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
   const double deadline_ms = options.time_budget_ms * (1 - kAfterDeadlineShare);
   const Deadline deadline(deadline_ms);
   const TaskGridMemo task_grid(graph);
+  const SymmetrizedMemo symmetrized_memo(graph);
   DorHedge hedge(graph, alloc, options);
   const detail::ObjectiveScorer score(graph, alloc, options);
   std::optional<std::pair<Candidate, double>> scored;

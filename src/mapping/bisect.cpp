@@ -10,12 +10,14 @@
 // A split starts from the tasks in their current order and from a greedily grown half, improves
 // each by Fiduccia-Mattheyses passes of balanced pairs of moves, and keeps the cheaper.
 #include "node_geometry.hpp"
+#include "symmetrized_memo.hpp"
 
 #include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <queue>
 
@@ -529,9 +531,9 @@ class Bisector {
 Mapping map_bisect(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {
   if (!options.parameter.empty()) throw InputError("bisect: takes no parameter, got '" + options.parameter + "'");
   topology::require_grid(alloc.network(), "bisect");
-  const graph::CommGraph sym = graph.symmetrized();
+  const std::shared_ptr<const graph::CommGraph> sym = detail::symmetrized(graph);
   Mapping start = options.initial ? *options.initial : identity_mapping(alloc.num_slots());
-  return Bisector(sym, alloc, detect_task_grid(graph), std::move(start), options.time_budget_ms).run();
+  return Bisector(*sym, alloc, detect_task_grid(graph), std::move(start), options.time_budget_ms).run();
 }
 
 }  // namespace rankmap::mapping

@@ -2,6 +2,7 @@
 #include <rankmap/mapping/concentration.hpp>
 
 #include "slot_layout.hpp"
+#include "symmetrized_memo.hpp"
 #include "task_grid.hpp"
 
 #include <metis.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -210,7 +212,8 @@ void repair_sizes(const graph::CommGraph& sym, std::span<const int> sizes, std::
 
 std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed,
                                  const Deadline* deadline) {
-  const graph::CommGraph sym = graph.symmetrized();
+  const std::shared_ptr<const graph::CommGraph> shared = detail::symmetrized(graph);
+  const graph::CommGraph& sym = *shared;
   std::vector<int> part = deadline ? TimedBisection(sym, sizes, seed, *deadline).run() : metis_parts(sym, sizes, seed);
   repair_sizes(sym, sizes, part);
   return part;

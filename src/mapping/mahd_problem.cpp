@@ -2,6 +2,7 @@
 #include "mahd_problem.hpp"
 
 #include "slot_layout.hpp"
+#include "symmetrized_memo.hpp"
 
 #include <charconv>
 
@@ -38,14 +39,14 @@ MahdProblem::MahdProblem(const graph::CommGraph& graph, const topology::Allocati
   problem.capacity = node_slot_counts(alloc);
   if (concentrate && alloc.max_ppn() > 1) {
     concentration_ = mapping::concentrate(graph, alloc, seed, partition_deadline);
-    item_graph_ = concentration_->group_graph.symmetrized();
+    item_graph_ = std::make_shared<const graph::CommGraph>(concentration_->group_graph.symmetrized());
     problem.demand = concentration_->group_size;
     problem.exact_fit = true;
   } else {
-    item_graph_ = graph.symmetrized();
+    item_graph_ = symmetrized(graph);
     problem.demand.assign(static_cast<std::size_t>(graph.num_tasks()), 1);
   }
-  problem.graph = &item_graph_;
+  problem.graph = item_graph_.get();
   placer_ = std::make_unique<GreedyPlacer>(alloc, std::move(problem), NextItem::most_connected,
                                            Target::placed_neighbours);
 }

@@ -40,7 +40,7 @@ class MahdProblem {
  private:
   const topology::Allocation& alloc_;
   std::optional<Concentration> concentration_;
-  graph::CommGraph item_graph_;  ///< symmetrized graph of tasks or groups
+  std::shared_ptr<const graph::CommGraph> item_graph_;  ///< symmetrized graph of tasks or groups
   std::unique_ptr<GreedyPlacer> placer_;
 };
 

@@ -1,5 +1,6 @@
 // split: recursive bisection of the task grid and the allocation together (Deveci et al., Blue Waters).
 #include "node_geometry.hpp"
+#include "symmetrized_memo.hpp"
 
 #include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 namespace rankmap::mapping {
@@ -274,7 +276,8 @@ std::vector<int> lay_out(std::span<const TaskId> order, const std::vector<int>& 
 
 std::vector<TaskId> cuthill_mckee_order(const graph::CommGraph& graph) {
   using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-  const graph::CommGraph sym = graph.symmetrized();
+  const std::shared_ptr<const graph::CommGraph> shared = detail::symmetrized(graph);
+  const graph::CommGraph& sym = *shared;
   BoostGraph g(sym.num_tasks());
   for (TaskId t = 0; t < sym.num_tasks(); ++t)
     for (TaskId u : sym.out_neighbors(t))
