@@ -185,31 +185,14 @@ std::vector<int> detect_stencil_grid(const graph::CommGraph& graph) {
   return best;
 }
 
-/// The innermost TaskGridMemo alive on this thread.
-thread_local detail::TaskGridMemo* active_memo = nullptr;
-
 }  // namespace
 
-detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph) : graph_(&graph), outer_(active_memo) {
-  active_memo = this;
-}
-
-detail::TaskGridMemo::TaskGridMemo(const graph::CommGraph& graph, std::vector<int> grid) : TaskGridMemo(graph) {
-  grid_ = std::move(grid);
-}
-
-detail::TaskGridMemo::~TaskGridMemo() { active_memo = outer_; }
-
 std::vector<int> detect_task_grid(const graph::CommGraph& graph) {
-  detail::TaskGridMemo* memo = active_memo;
-  while (memo && memo->graph_ != &graph) memo = memo->outer_;
-  if (memo && memo->grid_) return *memo->grid_;
-  std::vector<int> grid;
-  if (graph.num_tasks() >= 2 && graph.num_edges() > 0 && graph.num_edges() <= kMaxStencilDegree * graph.num_tasks() &&
-      has_few_offsets(graph))
-    grid = detect_stencil_grid(graph);
-  if (memo) memo->grid_ = grid;
-  return grid;
+  return detail::TaskGridMemo::find_or(graph, [&] {
+    const bool may_be_stencil = graph.num_tasks() >= 2 && graph.num_edges() > 0 &&
+                                graph.num_edges() <= kMaxStencilDegree * graph.num_tasks() && has_few_offsets(graph);
+    return may_be_stencil ? detect_stencil_grid(graph) : std::vector<int>();
+  });
 }
 
 std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const double> bytes_along, int tile_size) {

@@ -1,10 +1,11 @@
 // Internal part of task-grid detection shared with concentration.
 #pragma once
 
+#include "graph_memo.hpp"
+
 #include <rankmap/graph/comm_graph.hpp>
 #include <rankmap/mapping/concentration.hpp>
 
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -14,22 +15,7 @@ namespace rankmap::mapping::detail {
 /// once and answers later calls from memory. auto's members (split, bisect, and emahd's
 /// concentration) each detect the grid of the graph auto was given; at 8,192 tasks (recursive
 /// doubling) one detection took 14 ms of the runtime's 200.
-class TaskGridMemo {
- public:
-  explicit TaskGridMemo(const graph::CommGraph& graph);
-  /// A memo that already holds `grid`, the task grid of `graph` detected on another thread (memos
-  /// are per thread: auto hands the one it detected to the threads that build its members).
-  TaskGridMemo(const graph::CommGraph& graph, std::vector<int> grid);
-  ~TaskGridMemo();
-  TaskGridMemo(const TaskGridMemo&) = delete;
-  TaskGridMemo& operator=(const TaskGridMemo&) = delete;
-
- private:
-  friend std::vector<int> mapping::detect_task_grid(const graph::CommGraph& graph);
-  const graph::CommGraph* graph_;
-  TaskGridMemo* outer_;
-  std::optional<std::vector<int>> grid_;
-};
+using TaskGridMemo = GraphMemo<std::vector<int>>;
 
 /// Bytes of the edges that move along each dimension of a row-major task grid (an edge moving
 /// along several dimensions counts for each).
