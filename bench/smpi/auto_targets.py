@@ -6,7 +6,8 @@
 Reads OUT/results.jsonl and OUT/mappings.jsonl and reports, for every (platform, program) pair with
 an identity simulation, the simulated communication time of `auto@200ms` (the runtime's budget),
 `auto@10s` (the tool's) and, for bt and sp, `auto@10s~phases` (with the phases the profiler
-recorded) relative to the identity's, and which start won each (from `rankmap map`'s output).
+recorded) and `auto@5min@dor~phases` (the same, told that the torus routes dimension-ordered, with 5
+minutes) relative to the identity's, and which start won each (from `rankmap map`'s output).
 """
 import argparse
 import os
@@ -16,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import load  # noqa: E402
 
-ROWS = ["auto@200ms", "auto@10s", "auto@10s~phases"]
+ROWS = ["auto@200ms", "auto@10s", "auto@10s~phases", "auto@5min@dor~phases"]
 
 
 def winner(mapping):

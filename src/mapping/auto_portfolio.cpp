@@ -367,8 +367,8 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
 /// with `attempts=N` the result must not depend on the clock.
 void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph, const topology::Allocation& alloc,
                  const MapOptions& options, const Deadline& search, double evaluation_ms, double spent_ms) {
-  const Deadline annealing(
-      detail::annealing_ms(search.remaining_ms(), spent_ms, evaluation_ms, options.time_budget_ms));
+  const Deadline annealing(detail::annealing_ms(search.remaining_ms(), spent_ms, evaluation_ms,
+                                                options.time_budget_ms, !options.phases.empty()));
   if (annealing.remaining_ms() <= 0) return;
   const std::size_t count = std::min(finished.size(), static_cast<std::size_t>(std::max(1, options.threads)));
   std::vector<std::optional<Candidate>> annealed(count);
@@ -611,8 +611,9 @@ std::optional<std::size_t> detail::first_kept(std::span<const Score> ranked, con
   return std::nullopt;
 }
 
-double detail::annealing_ms(double search_left_ms, double spent_ms, double evaluation_ms, double budget_ms) {
-  const double ms = std::min(search_left_ms, evaluation_ms + kAnnealRatio * spent_ms);
+double detail::annealing_ms(double search_left_ms, double spent_ms, double evaluation_ms, double budget_ms,
+                            bool phased) {
+  const double ms = phased ? search_left_ms : std::min(search_left_ms, evaluation_ms + kAnnealRatio * spent_ms);
   return ms < kAnnealMinShare * budget_ms + evaluation_ms ? 0 : ms;
 }
 

@@ -312,6 +312,14 @@ TEST(Auto, AnnealsAtMostAsLongAsItTookOnceThatIsATenthOfTheBudget) {
   EXPECT_EQ(detail::annealing_ms(15, 50, 1, 200), 0);      // too little left
 }
 
+// With phases refine's swaps rarely help and annealing needs minutes, so it gets all the time left.
+TEST(Auto, AnnealsPhasesWithAllTheTimeLeftIfThatIsATenthOfTheBudget) {
+  // search left, spent, one evaluation, budget (ms)
+  EXPECT_EQ(detail::annealing_ms(280000, 20000, 50, 300000, true), 280000);  // BT's phases at 300 s
+  EXPECT_EQ(detail::annealing_ms(150, 15, 1, 200, true), 150);  // even when it took little so far
+  EXPECT_EQ(detail::annealing_ms(15, 50, 1, 200, true), 0);     // too little left
+}
+
 // Whatever the clock lets the annealing do, a timed auto's objective is exact and no worse than the
 // launcher's order's (the annealed starts are scored afresh, not taken from the search).
 TEST(Auto, TimedIsExactAndNoWorseThanTheLauncherOrderWhateverItAnneals) {
@@ -328,6 +336,36 @@ TEST(Auto, TimedIsExactAndNoWorseThanTheLauncherOrderWhateverItAnneals) {
     EXPECT_EQ(choice.objectives->chosen, mcl(g, a, m)) << "seed " << seed << ": " << choice.chosen;
     EXPECT_LE(choice.objectives->chosen, mcl(g, a, identity_mapping(64))) << "seed " << seed;
   }
+}
+
+// With phases the timed auto anneals all the time it has left; its objective is still the exact
+// phased MCL of what it returns, and no worse than the launcher's order's.
+TEST(Auto, TimedWithPhasesIsExactAndNoWorseThanTheLauncherOrder) {
+  constexpr TaskId q = 8;  // a NAS-BT-like sweep: rank = j q + i sends along x, y and z in turn
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
+  const auto rank = [](TaskId i, TaskId j) { return ((j + q) % q) * q + (i + q) % q; };
+  std::vector<graph::CommGraph> phases;
+  std::vector<graph::Edge> all;
+  for (const auto& [di, dj] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{-1, 1}}) {
+    std::vector<graph::Edge> edges;
+    for (TaskId j = 0; j < q; ++j)
+      for (TaskId i = 0; i < q; ++i) edges.push_back({rank(i, j), rank(i + di, j + dj), 100.0});
+    all.insert(all.end(), edges.begin(), edges.end());
+    phases.push_back(graph::CommGraph::from_edges(q * q, std::move(edges)));
+  }
+  const auto summed = graph::CommGraph::from_edges(q * q, std::move(all));
+  const auto dor = topology::make_routing_model(a.grid(), "dor");
+  Choice choice;
+  MapOptions options;
+  options.choice = &choice;
+  options.phases = phases;
+  options.routing = topology::RoutingSpec::parse("dor");
+  options.routing_stated = true;
+  options.time_budget_ms = 150;
+  const Mapping m = run_chain("auto", core_algorithms(), summed, a, options);
+  ASSERT_TRUE(choice.objectives);
+  EXPECT_DOUBLE_EQ(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, m, *dor)) << choice.chosen;
+  EXPECT_LE(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, identity_mapping(q * q), *dor));
 }
 
 // The hedge routes two starts at once on two threads; with `attempts=N` what it refuses and keeps
