@@ -72,10 +72,10 @@ double hedge_reserve_ms(double routing_ms, double budget_ms);
 /// 10 s is returned then, not after 10 s. With phases (`phased`) it anneals with all the time the
 /// search has left: refine's single swaps rarely lower a sum of the phases' maxima (on BT's and SP's
 /// recorded phases on torus:8x8x8 under dimension-ordered routing, no start refined below the
-/// launcher's order), while annealing needs minutes there (BT: 0.94 of the launcher's order's
-/// phased MCL after 30 s, 0.85 after 120 s, 0.75 after 300 s).
+/// launcher's order at 10 s), while annealing needs minutes there (BT, emahd+anneal: 0.94 of the
+/// launcher's order's phased MCL after 30 s, 0.85 after 120 s, 0.75 after 300 s).
 double annealing_ms(double search_left_ms, double spent_ms, double evaluation_ms, double budget_ms,
-                    bool phased = false);
+                    bool phased);
 
 /// The members of the core library's auto, in the order they are built.
 std::span<const PortfolioMember> core_members();

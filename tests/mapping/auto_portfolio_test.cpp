@@ -305,11 +305,11 @@ TEST(Auto, LeavesTheHedgeUpToFourRoutingsWithinAShareOfTheBudgetAndAlwaysOne) {
 // before, and only once that is a tenth of the budget, so that a small graph is not kept waiting.
 TEST(Auto, AnnealsAtMostAsLongAsItTookOnceThatIsATenthOfTheBudget) {
   // search left, spent, one evaluation, budget (ms)
-  EXPECT_EQ(detail::annealing_ms(150, 50, 1, 200), 51);    // as long as it took, plus the scoring
-  EXPECT_EQ(detail::annealing_ms(30, 50, 1, 200), 30);     // within what the search has left
-  EXPECT_EQ(detail::annealing_ms(150, 15, 1, 200), 0);     // 16 ms: less than a tenth of 200 plus 1
-  EXPECT_EQ(detail::annealing_ms(9700, 300, 5, 10000), 0);  // converged in 0.3 s of 10 s: returned then
-  EXPECT_EQ(detail::annealing_ms(15, 50, 1, 200), 0);      // too little left
+  EXPECT_EQ(detail::annealing_ms(150, 50, 1, 200, false), 51);    // as long as it took, plus the scoring
+  EXPECT_EQ(detail::annealing_ms(30, 50, 1, 200, false), 30);     // within what the search has left
+  EXPECT_EQ(detail::annealing_ms(150, 15, 1, 200, false), 0);     // 16 ms: less than a tenth of 200 plus 1
+  EXPECT_EQ(detail::annealing_ms(9700, 300, 5, 10000, false), 0);  // converged in 0.3 s of 10 s: returned then
+  EXPECT_EQ(detail::annealing_ms(15, 50, 1, 200, false), 0);      // too little left
 }
 
 // With phases refine's swaps rarely help and annealing needs minutes, so it gets all the time left.
