@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace rankmap::testing {
@@ -94,6 +95,32 @@ inline std::vector<SlotId> random_permutation(SlotId n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::shuffle(p.begin(), p.end(), rng);
   return p;
+}
+
+/// A small NAS-BT-like sweep on q x q tasks, rank = j q + i: phase k sends 100 bytes from every task
+/// to its successor along x (i+1, j), y (i, j+1) and z (i-1, j+1), all modulo q.
+inline std::vector<graph::CommGraph> sweep_phases(TaskId q) {
+  const auto rank = [q](TaskId i, TaskId j) { return ((j + q) % q) * q + (i + q) % q; };
+  std::vector<graph::CommGraph> phases;
+  for (const auto& [di, dj] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{-1, 1}}) {
+    std::vector<graph::Edge> edges;
+    for (TaskId j = 0; j < q; ++j)
+      for (TaskId i = 0; i < q; ++i) edges.push_back({rank(i, j), rank(i + di, j + dj), 100.0});
+    phases.push_back(graph::CommGraph::from_edges(q * q, std::move(edges)));
+  }
+  return phases;
+}
+
+/// The phases' edges summed into one graph.
+inline graph::CommGraph summed_phases(const std::vector<graph::CommGraph>& phases) {
+  std::vector<graph::Edge> all;
+  for (const graph::CommGraph& phase : phases)
+    for (TaskId a = 0; a < phase.num_tasks(); ++a) {
+      const auto targets = phase.out_neighbors(a);
+      const auto bytes = phase.out_weights(a);
+      for (std::size_t k = 0; k < targets.size(); ++k) all.push_back({a, targets[k], bytes[k]});
+    }
+  return graph::CommGraph::from_edges(phases.empty() ? 0 : phases.front().num_tasks(), std::move(all));
 }
 
 }  // namespace rankmap::testing

@@ -25,20 +25,8 @@ using topology::Grid;
 struct SweepCase {
   static constexpr TaskId q = 8;
   Allocation alloc = Allocation::full(Grid::parse("torus:4x4x2"), 2);
-  std::vector<graph::CommGraph> phases;
-  graph::CommGraph summed;
-  SweepCase() {
-    const auto rank = [](TaskId i, TaskId j) { return ((j + q) % q) * q + (i + q) % q; };
-    std::vector<graph::Edge> all;
-    for (const auto& [di, dj] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{-1, 1}}) {
-      std::vector<graph::Edge> edges;
-      for (TaskId j = 0; j < q; ++j)
-        for (TaskId i = 0; i < q; ++i) edges.push_back({rank(i, j), rank(i + di, j + dj), 100.0});
-      all.insert(all.end(), edges.begin(), edges.end());
-      phases.push_back(graph::CommGraph::from_edges(q * q, std::move(edges)));
-    }
-    summed = graph::CommGraph::from_edges(q * q, std::move(all));
-  }
+  std::vector<graph::CommGraph> phases = testing::sweep_phases(q);
+  graph::CommGraph summed = testing::summed_phases(phases);
   MapOptions options(const Mapping* initial, std::string_view routing = "dor") const {
     MapOptions o;
     o.phases = phases;

@@ -341,19 +341,9 @@ TEST(Auto, TimedIsExactAndNoWorseThanTheLauncherOrderWhateverItAnneals) {
 // With phases the timed auto anneals all the time it has left; its objective is still the exact
 // phased MCL of what it returns, and no worse than the launcher's order's.
 TEST(Auto, TimedWithPhasesIsExactAndNoWorseThanTheLauncherOrder) {
-  constexpr TaskId q = 8;  // a NAS-BT-like sweep: rank = j q + i sends along x, y and z in turn
   const Allocation a = Allocation::full(Grid::parse("torus:4x4x2"), 2);
-  const auto rank = [](TaskId i, TaskId j) { return ((j + q) % q) * q + (i + q) % q; };
-  std::vector<graph::CommGraph> phases;
-  std::vector<graph::Edge> all;
-  for (const auto& [di, dj] : {std::pair{1, 0}, std::pair{0, 1}, std::pair{-1, 1}}) {
-    std::vector<graph::Edge> edges;
-    for (TaskId j = 0; j < q; ++j)
-      for (TaskId i = 0; i < q; ++i) edges.push_back({rank(i, j), rank(i + di, j + dj), 100.0});
-    all.insert(all.end(), edges.begin(), edges.end());
-    phases.push_back(graph::CommGraph::from_edges(q * q, std::move(edges)));
-  }
-  const auto summed = graph::CommGraph::from_edges(q * q, std::move(all));
+  const std::vector<graph::CommGraph> phases = testing::sweep_phases(8);
+  const graph::CommGraph summed = testing::summed_phases(phases);
   const auto dor = topology::make_routing_model(a.grid(), "dor");
   Choice choice;
   MapOptions options;
@@ -365,7 +355,7 @@ TEST(Auto, TimedWithPhasesIsExactAndNoWorseThanTheLauncherOrder) {
   const Mapping m = run_chain("auto", core_algorithms(), summed, a, options);
   ASSERT_TRUE(choice.objectives);
   EXPECT_DOUBLE_EQ(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, m, *dor)) << choice.chosen;
-  EXPECT_LE(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, identity_mapping(q * q), *dor));
+  EXPECT_LE(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, identity_mapping(64), *dor));
 }
 
 // The hedge routes two starts at once on two threads; with `attempts=N` what it refuses and keeps
