@@ -67,7 +67,7 @@ RANKMAP_ALGOS = [("dimorder-best", []), ("hilbert", []), ("mahd+refine", []),
                  ("auto@200ms", []), ("auto@10s", [])]
 TIME_BUDGET_MS = "20000"
 # The default, auto, at the runtime's budget and at the tool's; every other row gets TIME_BUDGET_MS.
-BUDGET_MS = {"auto@200ms": "200", "auto@10s": "10000", "auto@10s~phases": "10000"}
+BUDGET_MS = {"auto@200ms": "200", "auto@10s": "10000", "auto@10s~phases": "10000", "auto@5min@dor~phases": "300000"}
 # Programs whose communication runs in phases that wait for each other, with the sweep variant whose
 # phases rankmap's profiler records (record_phases.py, which checks them against sweep_phases.py). They also get the
 # mappings of PHASED_ALGOS, which see the phases (`rankmap map --phases`): name, options, budget.
@@ -75,7 +75,7 @@ PHASED_PROGRAMS = {"bt": "bt", "sp": "sp"}
 # auto@5min@dor~phases is the default mapper told what the simulated torus does (it routes dimension-ordered)
 # and given the minutes its annealing needs on phases (docs/algorithms.md, "Annealing the time left").
 PHASED_ALGOS = [("auto@10s~phases", [], BUDGET_MS["auto@10s~phases"]),
-                ("auto@5min@dor~phases", ["--routing", "dor"], "300000"),
+                ("auto@5min@dor~phases", ["--routing", "dor"], BUDGET_MS["auto@5min@dor~phases"]),
                 ("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
                 ("emahd+anneal@dor~phases", ["--routing", "dor"], "300000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
