@@ -153,10 +153,8 @@ Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocati
   if (!state.ready()) return initial;
   const double search_ms = detail::search_ms_left(budget, options.time_budget_ms, 1, state.evaluation_ms());
   report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
-  const std::optional<double> exact = state.exact_objective(budget);
-  if (!exact || *exact >= state.initial_objective()) return initial;
-  report.objective = exact;
-  return state.mapping();
+  return detail::checked_result(initial, state.mapping(), state.exact_objective(budget), state.initial_objective(),
+                                true, report);
 }
 
 /// Under MCL: the three phases above. The routed state is set up on the mapping it searches from,
@@ -203,13 +201,17 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
                                 attempts_share(max_attempts, kShortenShare), false, report) &&
                      report.converged;
   if (state->mapping() == initial) return initial;
-  const std::optional<double> exact = state->exact_objective(budget);
-  if (!exact || *exact > input_mcl) return initial;
-  report.objective = exact;
-  return state->mapping();
+  return detail::checked_result(initial, state->mapping(), state->exact_objective(budget), input_mcl, false, report);
 }
 
 }  // namespace
+
+Mapping detail::checked_result(const Mapping& input, const Mapping& result, std::optional<double> checked,
+                               double input_objective, bool must_lower, RefineReport& report) {
+  if (!checked || *checked > input_objective || (must_lower && *checked == input_objective)) return input;
+  report.objective = checked;
+  return result;
+}
 
 // Starts from options.initial (the previous chain stage; the identity if none). The result is
 // returned only if the objective recomputed from scratch is not worse than the input's (`known`'s,

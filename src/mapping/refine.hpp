@@ -29,6 +29,13 @@ struct KnownInput {
   double evaluation_ms = 0;
 };
 
+/// What refine returns once it has searched from `input` to `result`: the result only if its objective,
+/// computed from scratch, is known (`checked`; none when the budget cut the check short) and no higher
+/// than `input_objective` (lower, with `must_lower`), and then `report.objective` holds it.
+/// Under MCL an equal objective keeps the result, whose routes the last phase shortened.
+Mapping checked_result(const Mapping& input, const Mapping& result, std::optional<double> checked,
+                       double input_objective, bool must_lower, RefineReport& report);
+
 /// map_refine, filling `report`. With `known`, refine does not route the input's flows only to learn
 /// its objective: under MCL it sets up its routed search on the input only if it does not first
 /// descend on hop-bytes to another mapping.

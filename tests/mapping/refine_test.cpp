@@ -209,6 +209,21 @@ TEST(Refine, AnExactObjectivePastTheDeadlineIsNoneUnderMcl) {
   EXPECT_EQ(hop_state.exact_objective(passed), 6);
 }
 
+// ... and then refine returns its input, as it does for a result that the check finds worse.
+TEST(Refine, ReturnsItsInputWhenItsCheckIsCutShortOrFindsItWorse) {
+  const Mapping input = identity_mapping(4);
+  const Mapping result = {1, 0, 2, 3};
+  detail::RefineReport report;
+  EXPECT_EQ(detail::checked_result(input, result, std::nullopt, 2, false, report), input);
+  EXPECT_EQ(detail::checked_result(input, result, 3, 2, false, report), input);
+  EXPECT_EQ(detail::checked_result(input, result, 2, 2, true, report), input);  // hop-bytes must fall
+  EXPECT_EQ(report.objective, std::nullopt);
+  EXPECT_EQ(detail::checked_result(input, result, 2, 2, false, report), result);
+  EXPECT_EQ(report.objective, 2);
+  EXPECT_EQ(detail::checked_result(input, result, 1, 2, true, report), result);
+  EXPECT_EQ(report.objective, 1);
+}
+
 TEST(Refine, UnderMclReachesTheLeastHopBytesWithoutRaisingTheMcl) {
   const NeutralSwapCase c;
   const Mapping better = refine(c.graph, c.alloc, c.identity, Objective::mcl);
