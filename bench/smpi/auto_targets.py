@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Issue 16's simulated-network targets for the default mapper, from one run of experiment.py.
 
-    auto_targets.py OUT [--out FILE.md]
+    auto_targets.py OUT [--out-md FILE.md] [--rows ROW,ROW,...]
 
 Reads OUT/results.jsonl and OUT/mappings.jsonl and reports, for every (platform, program) pair with
 an identity simulation, the simulated communication time of `auto@200ms` (the runtime's budget),
 `auto@10s` (the tool's) and, for bt and sp, `auto@10s~phases` (with the phases the profiler
 recorded) and `auto@5min@dor~phases` (the same, told that the torus routes dimension-ordered, with 5
 minutes) relative to the identity's, and which start won each (from `rankmap map`'s output).
+--rows names other rows, such as `auto@200ms~steps` and `auto@10s~steps` (with the phases
+step_phases.py found); the winning starts are the first two rows'.
 """
 import argparse
 import os
@@ -29,19 +31,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--out-md")
+    parser.add_argument("--rows", help="comma-separated rows (default: " + ",".join(ROWS) + ")")
     args = parser.parse_args()
+    rows = args.rows.split(",") if args.rows else ROWS
     results = load(os.path.join(args.out, "results.jsonl"))
     mappings = load(os.path.join(args.out, "mappings.jsonl"))
     pairs = sorted({(c, p) for (c, p, m) in results if m == "identity"})
-    lines = ["| platform | program | identity comm (ms) | " + " | ".join(ROWS) + " | winning start (200 ms; 10 s) |",
-             "|---|---|---:|" + "---:|" * len(ROWS) + "---|"]
-    slower = {r: [] for r in ROWS}
-    cut20 = {r: 0 for r in ROWS}
-    ran = {r: 0 for r in ROWS}
+    lines = ["| platform | program | identity comm (ms) | " + " | ".join(rows) + " | winning start (200 ms; 10 s) |",
+             "|---|---|---:|" + "---:|" * len(rows) + "---|"]
+    slower = {r: [] for r in rows}
+    cut20 = {r: 0 for r in rows}
+    ran = {r: 0 for r in rows}
     for config, program in pairs:
         base = results[(config, program, "identity")]["comm_time"]
         cells = []
-        for r in ROWS:
+        for r in rows:
             row = results.get((config, program, r))
             if not row:
                 cells.append("—")
@@ -52,10 +56,10 @@ def main():
             if ratio > 1.02:
                 slower[r].append(f"{config}/{program} ({ratio:.2f})")
             cells.append(f"{ratio:.2f}" + ("" if row.get("check") == "ok" else " (check FAILED)"))
-        won = "; ".join(winner(mappings.get((config, program, r))) for r in ROWS[:2])
+        won = "; ".join(winner(mappings.get((config, program, r))) for r in rows[:2])
         lines.append(f"| {config} | {program} | {base * 1e3:.3f} | " + " | ".join(cells) + f" | {won} |")
     lines.append("")
-    for r in ROWS:
+    for r in rows:
         if ran[r] == 0:
             continue
         bad = slower[r]

@@ -78,6 +78,12 @@ PHASED_ALGOS = [("auto@10s~phases", [], BUDGET_MS["auto@10s~phases"]),
                 ("auto@5min@dor~phases", ["--routing", "dor"], BUDGET_MS["auto@5min@dor~phases"]),
                 ("emahd+refine@dor~phases", ["--routing", "dor"], TIME_BUDGET_MS),
                 ("emahd+anneal@dor~phases", ["--routing", "dor"], "300000")]
+# The default given phases found without the program's help (step_phases.py: a rank's sends between two
+# completions of a receive are a step; steps between the same pairs of ranks are one phase), for every
+# program with --step-phases: name, options, budget. The @dor rows are told that the simulated torus
+# routes dimension-ordered.
+STEP_ALGOS = [("auto@200ms~steps", [], "200"), ("auto@10s~steps", [], "10000"),
+              ("auto@200ms@dor~steps", ["--routing", "dor"], "200"), ("auto@10s@dor~steps", ["--routing", "dor"], "10000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)
@@ -198,6 +204,7 @@ class Experiment:
         self.tool = Rankmap(args.rankmap)
         self.preload = os.path.abspath(args.preload) if args.preload else None
         self.recorded_phases = os.path.abspath(args.recorded_phases) if args.recorded_phases else None
+        self.step_phases = os.path.abspath(args.step_phases) if args.step_phases else None
         self.results = Store(os.path.join(self.out, "results.jsonl"))
         self.metrics = Store(os.path.join(self.out, "metrics.jsonl"))
         self.mappings = Store(os.path.join(self.out, "mappings.jsonl"))
@@ -225,6 +232,8 @@ class Experiment:
         names = ["identity"] + DIMORDERS.get(ndims, []) + [a for a, _ in RANKMAP_ALGOS] + ["treematch"]
         if program in PHASED_PROGRAMS:
             names += [a for a, _, _ in PHASED_ALGOS]
+        if self.step_phases:
+            names += [a for a, _, _ in STEP_ALGOS]
         if program not in RANDOM_SKIPPED:
             names.append("random")
         names = [n for n in names if n in conf.get("mappings", names)]
@@ -268,6 +277,14 @@ class Experiment:
         files = sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
         return ",".join(files)
 
+    def step_phase_files(self, program, tasks):
+        """The phases step_phases.py found in the program's trace, comma-separated."""
+        prefix = os.path.join(self.step_phases, f"{program}-{tasks}", "step")
+        files = sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
+        if not files:
+            raise SystemExit(f"experiment: no {prefix}.phase<k>.mtx (step_phases.py writes them)")
+        return ",".join(files)
+
     def make_mapping(self, name, program, plat, conf, graph, tasks, workdir):
         """Writes workdir/NAME.map; returns a record, or None when the mapper is not available yet.
 
@@ -304,7 +321,11 @@ class Experiment:
             algo = name.partition("@")[0].partition("~")[0]
             extra, budget = dict(RANKMAP_ALGOS).get(name, []), BUDGET_MS.get(name, TIME_BUDGET_MS)
             phased = {a: (options, ms) for a, options, ms in PHASED_ALGOS}
-            if name in phased:
+            stepped = {a: (options, ms) for a, options, ms in STEP_ALGOS}
+            if name in stepped:
+                extra, budget = stepped[name]
+                extra = extra + ["--phases", self.step_phase_files(program, tasks)]
+            elif name in phased:
                 extra, budget = phased[name]
                 extra = extra + ["--phases", self.phase_files(program, graph, tasks, workdir)]
             status, stdout, stderr = self.tool.run("map", *job_args(plat, conf["ppn"], graph), "--algo", algo,
@@ -489,6 +510,7 @@ def main(argv):
     parser.add_argument("--preload", help="librankmap_preload.so built for Open MPI, which records the phases of bt and sp")
     parser.add_argument("--recorded-phases", help="a folder of earlier recordings, <program>-<ranks>/recorded.phase<k>.mtx "
                         "(bench/smpi/results/recorded-phases-1024), used instead of recording again")
+    parser.add_argument("--step-phases", help="a folder of phases found by step_phases.py, <program>-<ranks>/step.phase<k>.mtx")
     parser.add_argument("--only", action="append", help="CONFIG or CONFIG/PROGRAM; repeatable")
     parser.add_argument("--algos", help="comma-separated mapping names to run (identity always runs)")
     parser.add_argument("--stop-at", help="UTC time HH:MM after which no simulation starts")

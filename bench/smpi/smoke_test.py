@@ -15,6 +15,9 @@
    successors are one hop and z's (i-1, j+1) two, each link carrying one flow.
 6. With the tool: sweep_phases.py splits bt's and sp's recorded graphs (64 ranks) into phases that
    add up to them, and refuses the other variant's phases.
+7. With the tool: step_phases.py, from SimGrid's traces of the same runs, finds bt's seven phases
+   (the pairs of ranks of each of sweep_phases.py's) and a single phase, the whole graph, for the
+   halo exchange, each set of phases adding up to its graph.
 
 Usage: smoke_test.py WORKDIR [RANKMAP]
 """
@@ -28,6 +31,7 @@ sys.path.insert(0, here)
 import hostfile  # noqa: E402
 import smpi_platform  # noqa: E402
 import smpi_run  # noqa: E402
+import step_phases  # noqa: E402
 import sweep_phases  # noqa: E402
 import sweep_stages  # noqa: E402
 
@@ -118,7 +122,8 @@ def check_graphs(workdir, bin_dir, rankmap):
     for program, (args, pattern, proportional) in GRAPH_CASES.items():
         binary = "sweep" if program in ("bt", "sp") else program
         mine = os.path.join(workdir, f"{program}.mtx")
-        result = smpi_run.run(os.path.join(bin_dir, binary), os.path.join(plat, "platform.xml"), hosts, mine, args)
+        result = smpi_run.run(os.path.join(bin_dir, binary), os.path.join(plat, "platform.xml"), hosts, mine, args,
+                              trace=os.path.join(workdir, f"{program}.trace"))
         assert result["check"] == "ok", f"{program} failed its own check"
         generated = os.path.join(workdir, f"{program}.gen.mtx")
         subprocess.run([rankmap, "gen", *pattern, "--ranks", "64", "-o", generated], check=True)
@@ -130,6 +135,7 @@ def check_graphs(workdir, bin_dir, rankmap):
         print(f"{program}: {len(a)} edges, the same as rankmap gen {' '.join(pattern)}; weight ratio spread "
               f"{spread:.4f}")
     check_sweep_phases(workdir)
+    check_step_phases(workdir)
 
 
 def check_sweep_phases(workdir):
@@ -145,6 +151,36 @@ def check_sweep_phases(workdir):
         except SystemExit as refused:
             assert "do not add up" in str(refused), refused
     print("sweep_phases: bt's and sp's phases add up to their recorded graphs, and not to each other's")
+
+
+def check_step_phases(workdir):
+    found = {}
+    for program in ("bt", "halo3d"):
+        prefix = os.path.join(workdir, f"{program}.step")
+        graph = os.path.join(workdir, f"{program}.mtx")
+        assert step_phases.main(["--trace", os.path.join(workdir, f"{program}.trace"), "--graph", graph,
+                                 "--out", prefix]) == 0
+        found[program] = phase_files(prefix + ".phase{}.mtx")
+        total = {}
+        for phase in found[program]:
+            for edge, w in phase.items():
+                total[edge] = total.get(edge, 0) + w
+        recorded = step_phases.read_mtx(graph)[1]
+        assert total.keys() == recorded.keys() and all(abs(total[e] - w) <= 1e-9 * w for e, w in recorded.items()), \
+            f"{program}: the step phases do not add up to the recorded graph"
+    swept = phase_files(os.path.join(workdir, "bt.phase{}.mtx"))
+    assert sorted(map(sorted, found["bt"])) == sorted(map(sorted, swept)), \
+        f"bt: {len(found['bt'])} step phases, not sweep_phases.py's {len(swept)}"
+    assert len(found["halo3d"]) == 1, f"halo3d: {len(found['halo3d'])} step phases, not one"
+    print("step_phases: bt's seven sweep phases and halo3d's single one, found in SimGrid's traces")
+
+
+def phase_files(pattern):
+    """The edges of pattern.format(1), pattern.format(2), ... while they exist."""
+    phases = []
+    while os.path.exists(pattern.format(len(phases) + 1)):
+        phases.append(step_phases.read_mtx(pattern.format(len(phases) + 1))[1])
+    return phases
 
 
 def check_halo(workdir, bin_dir):

@@ -55,10 +55,14 @@ def parse_result(stdout):
     return None
 
 
-def run(binary, platform, hostfile, graph, args):
+def run(binary, platform, hostfile, graph, args, trace=None):
+    """Simulates the program; with `trace`, SimGrid also writes its time-independent trace there
+    (one file per rank, listed in `trace`), which step_phases.py reads."""
     with open(hostfile) as f:
         ranks = sum(1 for line in f if line.strip())
-    command = ["smpirun", "-np", str(ranks), *SMPI_CONFIG, "-platform", platform, "-hostfile", hostfile, binary]
+    tracing = ["-trace-ti", f"--cfg=tracing/filename:{trace}"] if trace else []
+    command = ["smpirun", "-np", str(ranks), *SMPI_CONFIG, *tracing, "-platform", platform, "-hostfile", hostfile,
+               binary]
     if graph:
         command += ["--graph", graph]
     command += args
