@@ -91,6 +91,11 @@ MAP_TIMEOUT_S = 240
 RANDOM_SKIPPED = {"bt", "sp"}
 
 
+def numbered_phases(prefix):
+    """PREFIX.phase1.mtx, PREFIX.phase2.mtx, ... that exist, in phase order."""
+    return sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
+
+
 def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
@@ -274,13 +279,12 @@ class Experiment:
             if status.returncode != 0:
                 raise SystemExit(f"experiment: record_phases.py failed on {program}:\n{status.stdout[-2000:]}"
                                  f"{status.stderr[-2000:]}")
-        files = sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
-        return ",".join(files)
+        return ",".join(numbered_phases(prefix))
 
     def step_phase_files(self, program, tasks):
         """The phases step_phases.py found in the program's trace, comma-separated."""
         prefix = os.path.join(self.step_phases, f"{program}-{tasks}", "step")
-        files = sorted(glob.glob(prefix + ".phase*.mtx"), key=lambda f: int(f[len(prefix) + 6:-len(".mtx")]))
+        files = numbered_phases(prefix)
         if not files:
             raise SystemExit(f"experiment: no {prefix}.phase<k>.mtx (step_phases.py writes them)")
         return ",".join(files)
