@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Phases found without the program's help: a prototype of automatic phase detection (issue 16).
 
-A program that runs in lock-step (a sweep's stages, CG's pairwise exchanges) loads each link once
-per step, not with the sum of its steps, and the aggregate graph cannot show that. This script tests
+A program whose steps wait for each other (a sweep's stages) loads each link with one step at a
+time, not with the sum of its steps, and the aggregate graph cannot show that. This script tests
 a rule that a profiler could apply without MPI_Pcontrol: a rank's sends between two completions of
 a receive (recv, wait, waitall, a collective) form one *step*; step k of the job is every rank's
 k-th non-empty step; steps that connect the same pairs of ranks are one phase. Programs that post
@@ -13,7 +13,8 @@ It reads SimGrid's time-independent trace of the program (`smpirun -trace-ti`; o
 whose edges add up to GRAPH (the bytes the experiment recorded), each edge split over the phases in
 proportion to the trace's sends on it; edges the trace does not have go to the largest phase.
 
-Usage: step_phases.py --trace TRACE_FILE --graph graph.mtx --out PREFIX [--max-phases 64]
+Usage: step_phases.py --trace TRACE --graph graph.mtx --out PREFIX [--max-phases 64]
+(TRACE: the file `--cfg=tracing/filename` named, which lists the per-rank files.)
 """
 import argparse
 import collections
