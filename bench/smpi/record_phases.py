@@ -34,16 +34,6 @@ LAUNCHERS = {
 }
 
 
-def read_mtx(path):
-    with open(path) as f:
-        lines = [line for line in f if not line.startswith("%")]
-    edges = {}
-    for line in lines[1:]:
-        i, j, w = line.split()
-        edges[(int(i) - 1, int(j) - 1)] = float(w)
-    return edges
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=sorted(sweep_phases.WIDTHS), required=True)
@@ -74,9 +64,9 @@ def main():
     expected = sweep_phases.phases_of(args.q, args.n, fwd, bwd)
     problems = 0
     for k, phase in enumerate(expected, start=1):
-        recorded = read_mtx(f"{args.out}.phase{k}.mtx")
+        recorded = sweep_phases.read_mtx(f"{args.out}.phase{k}.mtx")
         want = {edge: float(w) for edge, w in phase.items() if w > 0}
-        same = recorded == want
+        same = dict(recorded) == want
         problems += not same
         print(f"phase {k}: {len(recorded)} edges recorded, {len(want)} computed: {'equal' if same else 'DIFFERENT'}")
     if os.path.exists(f"{args.out}.phase{len(expected) + 1}.mtx"):

@@ -165,7 +165,7 @@ def check_step_phases(workdir):
         for phase in found[program]:
             for edge, w in phase.items():
                 total[edge] = total.get(edge, 0) + w
-        recorded = step_phases.read_mtx(graph)[1]
+        recorded = sweep_phases.read_mtx(graph)
         assert total.keys() == recorded.keys() and all(abs(total[e] - w) <= 1e-9 * w for e, w in recorded.items()), \
             f"{program}: the step phases do not add up to the recorded graph"
     swept = phase_files(os.path.join(workdir, "bt.phase{}.mtx"))
@@ -179,7 +179,7 @@ def phase_files(pattern):
     """The edges of pattern.format(1), pattern.format(2), ... while they exist."""
     phases = []
     while os.path.exists(pattern.format(len(phases) + 1)):
-        phases.append(step_phases.read_mtx(pattern.format(len(phases) + 1))[1])
+        phases.append(sweep_phases.read_mtx(pattern.format(len(phases) + 1)))
     return phases
 
 

@@ -18,8 +18,12 @@ Usage: step_phases.py --trace TRACE --graph graph.mtx --out PREFIX [--max-phases
 """
 import argparse
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_phases  # noqa: E402
 
 SENDS = {"send", "isend"}
 # Actions after which a rank has waited for another rank's data.
@@ -29,14 +33,10 @@ COMPLETIONS = {"recv", "wait", "waitall", "waitany", "sendrecv", "barrier", "bca
 
 
 def read_mtx(path):
+    """The graph's order and its edges (sweep_phases.read_mtx's)."""
     with open(path) as f:
-        lines = [line for line in f if not line.startswith("%")]
-    n = int(lines[0].split()[0])
-    edges = {}
-    for line in lines[1:]:
-        i, j, w = line.split()
-        edges[(int(i) - 1, int(j) - 1)] = float(w)
-    return n, edges
+        n = int(next(line for line in f if not line.startswith("%")).split()[0])
+    return n, sweep_phases.read_mtx(path)
 
 
 def rank_steps(path):
