@@ -2,11 +2,12 @@
 """Records the phases of sweep.c (NAS BT or SP) with rankmap's profiler, and checks them against sweep_phases.py.
 
   record_phases.py --variant bt|sp --q Q --n N --preload LIB --out PREFIX [--mpi openmpi|mpich]
-                   [--mpiexec CMD] [--timeout S]
+                   [--phases pcontrol|steps] [--mpiexec CMD] [--timeout S]
 
 Builds sweep.c with the real MPI (mpicc, -DRANKMAP_REAL_MPI: no SimGrid computation model), runs it
 on Q*Q ranks under the preload layer with RANKMAP_PROFILE=PREFIX and RANKMAP_PROFILE_PHASES=pcontrol
-(sweep.c calls MPI_Pcontrol at the start of each sweep), and compares every recorded phase,
+(sweep.c calls MPI_Pcontrol at the start of each sweep) or steps (the profiler finds the phases
+from when the processes wait, without the program's help), and compares every recorded phase,
 PREFIX.phase1.mtx .. PREFIX.phase7.mtx, edge by edge with the phases sweep_phases.py computes from
 sweep.c's definition. The recorded files are the experiment's phases (`--phases`); the comparison
 shows the two descriptions of the program agree. Exits non-zero on any difference.
@@ -43,6 +44,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--coords", default="emulate:torus:8x8x8,ppn=2")
     parser.add_argument("--mpi", choices=sorted(LAUNCHERS), default="openmpi")
+    parser.add_argument("--phases", choices=["pcontrol", "steps"], default="pcontrol")
     parser.add_argument("--mpiexec", help="the launcher line (default: the MPI's, see LAUNCHERS)")
     parser.add_argument("--timeout", type=float, default=3600)
     args = parser.parse_args()
@@ -51,7 +53,7 @@ def main():
     subprocess.run([compiler, "-O2", "-DRANKMAP_REAL_MPI", "-o", binary, os.path.join(HERE, "programs", "sweep.c"),
                     os.path.join(HERE, "programs", "bench_common.c"), "-lm"], check=True)
     env = {"LD_PRELOAD": args.preload, "RANKMAP_COORDS": args.coords, "RANKMAP_PROFILE": args.out,
-           "RANKMAP_PROFILE_PHASES": "pcontrol"}
+           "RANKMAP_PROFILE_PHASES": args.phases}
     flags = [x for name, value in env.items() for x in env_flag(name, value)]
     variant = ["-sp", "1"] if args.variant == "sp" else []
     command = (args.mpiexec or default_launcher).split() + ["-n", str(args.q * args.q)] + flags + [binary] + variant + ["-n", str(args.n), "-i", "1"]

@@ -8,15 +8,17 @@ using rankmap::runtime::CollectiveOp;
 namespace bytes = rankmap::runtime::collective_bytes;
 
 // Each blocking collective and its non-blocking twin share one record: PARAMS and ARGS are the
-// blocking call's, RECORD counts what the process contributed.
+// blocking call's, RECORD counts what the process contributed. The blocking one has also waited
+// for other processes, which ends a step (RANKMAP_PROFILE_PHASES=steps).
 
 #define RANKMAP_TWIN(NAME, INAME, PARAMS, ARGS, RECORD)                                                    \
-  RANKMAP_PROFILED(NAME, (RANKMAP_UNPAREN PARAMS), ARGS, RECORD)                                \
+  RANKMAP_PROFILED(NAME, (RANKMAP_UNPAREN PARAMS), ARGS, RECORD; profiler::completed())         \
   RANKMAP_PROFILED(INAME, (RANKMAP_UNPAREN PARAMS, MPI_Request* request),                       \
                               (RANKMAP_UNPAREN ARGS, request), RECORD)
 #define RANKMAP_UNPAREN(...) __VA_ARGS__
 
-RANKMAP_PROFILED(Barrier, (MPI_Comm comm), (comm), profiler::collective(CollectiveOp::barrier, comm, 0))
+RANKMAP_PROFILED(Barrier, (MPI_Comm comm), (comm),
+                 profiler::collective(CollectiveOp::barrier, comm, 0); profiler::completed())
 RANKMAP_PROFILED(Ibarrier, (MPI_Comm comm, MPI_Request* request), (comm, request),
                             profiler::collective(CollectiveOp::barrier, comm, 0))
 

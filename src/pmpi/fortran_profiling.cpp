@@ -79,7 +79,7 @@ std::vector<MPI_Request> requests_of(const F* handles, int n) {
                      const auto all = requests_of(requests, *count); profiler::started(*count, all.data()))
 #define RANKMAP_F_BARRIER(symbol)                 \
   RANKMAP_F_PROFILED(symbol, (F * comm), (comm), \
-                     profiler::collective(CollectiveOp::barrier, comm_of(comm), 0))
+                     profiler::collective(CollectiveOp::barrier, comm_of(comm), 0); profiler::completed())
 #define RANKMAP_F_IBARRIER(symbol)                                     \
   RANKMAP_F_PROFILED(symbol, (F * comm, F * request), (comm, request), \
                      profiler::collective(CollectiveOp::barrier, comm_of(comm), 0))
@@ -88,6 +88,39 @@ RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_STARTALL, MPI_STARTALL, mpi_startall)
 RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_REQUEST_FREE, MPI_REQUEST_FREE, mpi_request_free)
 RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_BARRIER, MPI_BARRIER, mpi_barrier)
 RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_IBARRIER, MPI_IBARRIER, mpi_ibarrier)
+
+// Waits and tests end a step under RANKMAP_PROFILE_PHASES=steps (completion_profiling.cpp). A
+// LOGICAL flag is true when not 0.
+namespace {
+bool some_completed(const F* outcount) { return *outcount > 0 && *outcount != MPI_UNDEFINED; }
+}  // namespace
+#define RANKMAP_F_COMPLETION(symbol, PARAMS, ARGS, DONE) \
+  RANKMAP_F_PROFILED(symbol, PARAMS, ARGS, if (DONE) profiler::completed())
+#define RANKMAP_F_WAIT(symbol) RANKMAP_F_COMPLETION(symbol, (F * request, F * status), (request, status), true)
+#define RANKMAP_F_WAITALL(symbol) \
+  RANKMAP_F_COMPLETION(symbol, (F * count, F * requests, F * statuses), (count, requests, statuses), *count > 0)
+#define RANKMAP_F_WAITANY(symbol)                                                                 \
+  RANKMAP_F_COMPLETION(symbol, (F * count, F * requests, F * index, F * status), (count, requests, index, status), \
+                       *index != MPI_UNDEFINED)
+#define RANKMAP_F_SOME(symbol)                                                                   \
+  RANKMAP_F_COMPLETION(symbol, (F * incount, F * requests, F * outcount, F * indices, F * statuses), \
+                       (incount, requests, outcount, indices, statuses), some_completed(outcount))
+#define RANKMAP_F_TEST(symbol) \
+  RANKMAP_F_COMPLETION(symbol, (F * request, F * flag, F * status), (request, flag, status), *flag != 0)
+#define RANKMAP_F_TESTALL(symbol)                                                                         \
+  RANKMAP_F_COMPLETION(symbol, (F * count, F * requests, F * flag, F * statuses), (count, requests, flag, statuses), \
+                       *flag != 0 && *count > 0)
+#define RANKMAP_F_TESTANY(symbol)                                                                   \
+  RANKMAP_F_COMPLETION(symbol, (F * count, F * requests, F * index, F * flag, F * status),          \
+                       (count, requests, index, flag, status), *flag != 0 && *index != MPI_UNDEFINED)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_WAIT, MPI_WAIT, mpi_wait)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_WAITALL, MPI_WAITALL, mpi_waitall)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_WAITANY, MPI_WAITANY, mpi_waitany)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_SOME, MPI_WAITSOME, mpi_waitsome)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_TEST, MPI_TEST, mpi_test)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_TESTALL, MPI_TESTALL, mpi_testall)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_TESTANY, MPI_TESTANY, mpi_testany)
+RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_SOME, MPI_TESTSOME, mpi_testsome)
 
 #ifdef OPEN_MPI
 // --- Everything else, under Open MPI only: MPICH's bindings for these call the C functions.
@@ -130,13 +163,13 @@ std::uint64_t bytes_of(const F* count, const F* type) { return profiler::bytes_o
                      (void* sbuf, F* scount, F* stype, F* dest, F* stag, void* rbuf, F* rcount, F* rtype,  \
                       F* source, F* rtag, F* comm, F* status),                                             \
                      (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status),   \
-                     profiler::send(comm_of(comm), *dest, *scount, type_of(stype)))
+                     profiler::send(comm_of(comm), *dest, *scount, type_of(stype)); profiler::completed())
 #define RANKMAP_F_SENDRECV_REPLACE(symbol)                                                                  \
   RANKMAP_F_PROFILED(symbol,                                                                                \
                      (void* buf, F* count, F* type, F* dest, F* stag, F* source, F* rtag, F* comm,         \
                       F* status),                                                                          \
                      (buf, count, type, dest, stag, source, rtag, comm, status),                           \
-                     profiler::send(comm_of(comm), *dest, *count, type_of(type)))
+                     profiler::send(comm_of(comm), *dest, *count, type_of(type)); profiler::completed())
 #define RANKMAP_F_TYPE_FREE(symbol) RANKMAP_F_PROFILED(symbol, (F * type), (type), profiler::type_freed())
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_TYPE_FREE, MPI_TYPE_FREE, mpi_type_free)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND, MPI_SEND, mpi_send)
@@ -153,11 +186,15 @@ RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND_INIT, MPI_SSEND_INIT, mpi_ssend_init)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SEND_INIT, MPI_RSEND_INIT, mpi_rsend_init)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SENDRECV, MPI_SENDRECV, mpi_sendrecv)
 RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_SENDRECV_REPLACE, MPI_SENDRECV_REPLACE, mpi_sendrecv_replace)
+#define RANKMAP_F_RECV(symbol)                                                                           \
+  RANKMAP_F_COMPLETION(symbol, (void* buf, F* count, F* type, F* source, F* tag, F* comm, F* status), \
+                       (buf, count, type, source, tag, comm, status), true)
+RANKMAP_FORTRAN_MANGLINGS(RANKMAP_F_RECV, MPI_RECV, mpi_recv)
 
 // Collectives. A blocking call and its non-blocking twin (one more argument, the request) share
-// their record; RANKMAP_F_TWIN defines both in every mangling.
+// their record, and the blocking one ends a step; RANKMAP_F_TWIN defines both in every mangling.
 #define RANKMAP_F_TWIN(UPPER, lower, IUPPER, ilower, PARAMS, ARGS, RECORD)                             \
-  RANKMAP_F_TWIN_ONE(UPPER, lower, PARAMS, ARGS, RECORD)                                               \
+  RANKMAP_F_TWIN_ONE(UPPER, lower, PARAMS, ARGS, RECORD; profiler::completed())                        \
   RANKMAP_F_TWIN_ONE(IUPPER, ilower, (RANKMAP_F_UNPAREN PARAMS, F* request), (RANKMAP_F_UNPAREN ARGS, request), \
                      RECORD)
 #define RANKMAP_F_TWIN_ONE(UPPER, lower, PARAMS, ARGS, RECORD)                              \

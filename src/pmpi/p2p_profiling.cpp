@@ -35,19 +35,19 @@ RANKMAP_PROFILED_SEND_INIT(Bsend_init)
 RANKMAP_PROFILED_SEND_INIT(Ssend_init)
 RANKMAP_PROFILED_SEND_INIT(Rsend_init)
 
-// Sendrecv's receive arguments are MPI's to check: recorded after the call.
+// Sendrecv's receive arguments are MPI's to check: recorded after the call. Its receive ends a step.
 RANKMAP_PROFILED(Sendrecv,
                  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),
                  (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm,
                   status),
-                 profiler::send(comm, dest, sendcount, sendtype))
+                 profiler::send(comm, dest, sendcount, sendtype); profiler::completed())
 
 RANKMAP_PROFILED(Sendrecv_replace,
                  (void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                   MPI_Comm comm, MPI_Status* status),
                  (buf, count, type, dest, sendtag, source, recvtag, comm, status),
-                 profiler::send(comm, dest, count, type))
+                 profiler::send(comm, dest, count, type); profiler::completed())
 
 // MPI_Start leaves the handle of a persistent request as it is; MPI_Request_free sets it to
 // MPI_REQUEST_NULL, so the handle to forget is read before the call.

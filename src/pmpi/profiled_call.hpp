@@ -49,6 +49,18 @@
     return counted_##NAME ARGS;                                                                               \
   }
 
+/// Defines the interposed `MPI_<NAME> PARAMS` of a call that completes communication (a receive, a
+/// wait, a test): under RANKMAP_PROFILE_PHASES=steps, a successful outermost call for which `DONE`
+/// holds ends the process's step; otherwise it is a test and a tail call to PMPI_<NAME>.
+#define RANKMAP_COMPLETION(NAME, PARAMS, ARGS, DONE)                                                     \
+  [[gnu::noinline]] static int completing_##NAME PARAMS {                                                \
+    RANKMAP_RECORDED_BODY(PMPI_##NAME ARGS, if (DONE) rankmap::runtime::profiler::completed());          \
+  }                                                                                                      \
+  RANKMAP_INTERPOSE int MPI_##NAME PARAMS {                                                              \
+    if (__builtin_expect(!rankmap::runtime::profiler::steps_enabled(), 1)) return PMPI_##NAME ARGS;      \
+    return completing_##NAME ARGS;                                                                       \
+  }
+
 /// For wrappers that read an argument before the MPI call changes it: the same test, then the
 /// recording body inline.
 #define RANKMAP_PROFILED_BODY(CALL, RECORD)                                      \

@@ -62,12 +62,14 @@ void apply_profile_phases(Config& c, std::string_view v) {
     c.profile_phases = {};
   else if (v == "pcontrol")
     c.profile_phases = {PhaseRule::Kind::pcontrol, 0};
+  else if (v == "steps")
+    c.profile_phases = {PhaseRule::Kind::steps, 0};
   else if (v.starts_with("time:")) {
     const double seconds = parse_number(v.substr(5));
     if (!(seconds > 0)) throw InputError("'" + std::string(v) + "': the window must be longer than 0 seconds");
     c.profile_phases = {PhaseRule::Kind::time, seconds};
   } else {
-    throw InputError("'" + std::string(v) + "': expected none, pcontrol or time:SECONDS");
+    throw InputError("'" + std::string(v) + "': expected none, pcontrol, steps or time:SECONDS");
   }
 }
 
@@ -154,8 +156,8 @@ constexpr OptionInfo kOptions[] = {
      "at MPI_Finalize",
      &apply_profile},
     {"RANKMAP_PROFILE_PHASES", "string", "none",
-     "with RANKMAP_PROFILE: pcontrol (each MPI_Pcontrol call starts a phase) or time:SECONDS (fixed windows); "
-     "adds PREFIX.phase<k>.mtx",
+     "with RANKMAP_PROFILE: pcontrol (each MPI_Pcontrol call starts a phase), steps (phases found from when "
+     "processes wait) or time:SECONDS (fixed windows); adds PREFIX.phase<k>.mtx",
      &apply_profile_phases},
 };
 

@@ -26,7 +26,7 @@ enum ReorderCall : unsigned {
 
 /// When a profile starts a new phase (RANKMAP_PROFILE_PHASES).
 struct PhaseRule {
-  enum class Kind { none, pcontrol, time };
+  enum class Kind { none, pcontrol, time, steps };
   Kind kind = Kind::none;
   double seconds = 0;  ///< time: the length of each window
 };

@@ -5,12 +5,14 @@
 #include "profile_files.hpp"
 #include "report.hpp"
 #include "state.hpp"
+#include "step_phases.hpp"
 
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace rankmap::runtime::profiler {
@@ -19,6 +21,7 @@ namespace detail {
 constinit std::atomic<bool> on{false};
 constinit PhaseRule::Kind phase_kind = PhaseRule::Kind::none;
 constinit std::atomic<int> clockless_phase{1};
+constinit std::atomic<bool> steps_on{false};
 constinit std::atomic<unsigned> types_freed{0};
 constinit int world_size = 0;
 constinit unsigned tag_ub = 0;
@@ -29,6 +32,9 @@ __thread ThreadState thread_state __attribute__((tls_model("initial-exec"))) = {
 namespace {
 
 constexpr int kRoot = 0;
+/// Under steps, distinct job-wide steps beyond this many join the largest phase: a program whose
+/// processes drift apart would otherwise write a file per step.
+constexpr int kMaxStepPhases = 64;
 
 struct Persistent {
   int world_dest = -1;
@@ -42,6 +48,8 @@ struct Profiler {
   std::atomic<bool> incomplete{false};
   std::mutex persistent_mutex;
   std::unordered_map<MPI_Request, Persistent> persistent;
+  std::mutex steps_mutex;  ///< a step is the process's, whichever thread sends or completes
+  StepLog steps;
 };
 
 Profiler& state() {
@@ -63,8 +71,13 @@ void record(Body&& body) noexcept {
 }
 
 using detail::add;
-using detail::phase_now;
 using detail::world_rank;
+
+void end_step_now() {
+  Profiler& p = state();
+  std::lock_guard lock(p.steps_mutex);
+  p.steps.complete();
+}
 
 // --- Gathering at MPI_Finalize. Every step is a collective every process makes, whatever went
 // wrong locally, so that a failure on one process cannot leave the others waiting.
@@ -122,11 +135,41 @@ bool gather_to_root(const std::vector<T>& mine, std::vector<T>& all, std::vector
   return true;
 }
 
-std::vector<EdgeRecord> local_edges() {
+/// Under steps: the job's phases, agreed from every process's steps. Collective; a process that
+/// cannot take part (out of memory) makes every process put all its traffic in phase 1.
+StepPhases agree_on_step_phases(const StepLog& log, int rank, int& incomplete) {
+  unsigned long long steps = log.recorded().size();
+  PMPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  std::vector<std::uint64_t> signatures;
+  int ready = 1;
+  try {
+    signatures.assign(steps, 0);
+    for (std::size_t k = 0; k < log.recorded().size(); ++k)
+      signatures[k] = step_signature(rank, log.signature(log.recorded()[k]));
+  } catch (...) {
+    ready = 0;
+  }
+  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!ready) {
+    incomplete = 1;
+    return {};
+  }
+  PMPI_Allreduce(MPI_IN_PLACE, signatures.data(), static_cast<int>(steps), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return phases_of_steps(signatures, kMaxStepPhases);
+}
+
+std::vector<EdgeRecord> local_edges(const StepPhases* step_phases) {
   std::vector<EdgeRecord> out;
-  for (const EdgeCount& e : state().traffic.edges())
+  for (const EdgeCount& e : step_phases ? phased_edges(state().steps, *step_phases) : state().traffic.edges())
     out.push_back({e.phase, e.peer, e.traffic.bytes, e.traffic.messages});
   return out;
+}
+
+/// The number of phases so far on this process (the job's is the maximum).
+int phases_now(const StepPhases* step_phases) {
+  if (step_phases) return step_phases->phases;
+  const int phase = detail::clockless_phase.load(std::memory_order_relaxed);
+  return phase > 0 ? phase : detail::time_window_now();
 }
 
 std::vector<CollectiveRecord> local_collectives() {
@@ -189,9 +232,15 @@ void gather_and_write() {
   std::vector<EdgeRecord> edges;
   std::vector<CollectiveRecord> collectives;
   std::vector<HostRecord> host;
-  int flags[2] = {phase_now(), state().incomplete ? 1 : 0};
+  int flags[2] = {0, state().incomplete ? 1 : 0};
+  std::optional<StepPhases> step_phases;
+  if (detail::phase_kind == PhaseRule::Kind::steps) {
+    record(end_step_now);
+    step_phases = agree_on_step_phases(state().steps, rank, flags[1]);
+  }
+  flags[0] = phases_now(step_phases ? &*step_phases : nullptr);
   try {
-    edges = local_edges();
+    edges = local_edges(step_phases ? &*step_phases : nullptr);
     collectives = local_collectives();
     host = local_host(runtime_state().world.placement, rank);
   } catch (...) {
@@ -215,6 +264,10 @@ void gather_and_write() {
   try {
     const GatheredProfile profile = assemble(size, flags[0], all_edges, edge_counts, all_collectives, all_hosts);
     std::string line = write_profile(prefix, profile);
+    if (step_phases)
+      line += "; " + std::to_string(step_phases->phases) + " phases found in " +
+              (step_phases->phase.size() == StepLog::kRecordedSteps ? "the first " : "") +
+              std::to_string(step_phases->phase.size()) + " steps";
     if (flags[1]) line += "; incomplete: a process ran out of memory while counting";
     report_line(line);
   } catch (const std::exception& e) {
@@ -229,7 +282,8 @@ void start() noexcept {
   if (!s.active() || s.config.config.profile_prefix.empty()) return;
   Profiler& p = state();
   detail::phase_kind = s.config.config.profile_phases.kind;
-  if (detail::phase_kind == PhaseRule::Kind::time) detail::clockless_phase = -1;
+  if (detail::phase_kind == PhaseRule::Kind::time || detail::phase_kind == PhaseRule::Kind::steps)
+    detail::clockless_phase = -1;
   phase_seconds = s.config.config.profile_phases.seconds;
   p.start = std::chrono::steady_clock::now();
   PMPI_Comm_size(MPI_COMM_WORLD, &detail::world_size);
@@ -241,6 +295,7 @@ void start() noexcept {
   // only, its counts stay empty but it still takes part in every collective of finish().
   if (!comm_directory::start()) p.incomplete = true;
   detail::on = true;
+  detail::steps_on = detail::phase_kind == PhaseRule::Kind::steps;
 }
 
 
@@ -321,6 +376,18 @@ int time_window_now() {
   return 1 + static_cast<int>(std::min(elapsed / phase_seconds, double(INT_MAX - 1)));
 }
 
+void add_unclocked(int world_dest, std::uint64_t bytes) {
+  if (phase_kind != PhaseRule::Kind::steps) {
+    thread_counts().add_send(time_window_now(), world_dest, bytes);
+    return;
+  }
+  Profiler& p = state();
+  std::lock_guard lock(p.steps_mutex);
+  p.steps.add_send(world_dest, bytes);
+}
+
+void end_step() noexcept { record(end_step_now); }
+
 ThreadTraffic& register_thread() {
   thread_state.counts = &state().traffic.add_thread();
   return *thread_state.counts;
@@ -348,6 +415,7 @@ void mark_incomplete() noexcept { state().incomplete = true; }
 void finish() noexcept {
   if (!enabled()) return;
   detail::on = false;
+  detail::steps_on = false;
   try {
     gather_and_write();
   } catch (...) {

@@ -17,8 +17,10 @@ namespace rankmap::runtime::profiler {
 namespace detail {
 extern std::atomic<bool> on;
 /// The phase traffic belongs to now when no clock decides it: 1 without phases, under pcontrol the
-/// count of MPI_Pcontrol calls plus 1; -1 under time windows, where time_window_now() decides.
+/// count of MPI_Pcontrol calls plus 1; -1 under time windows, where time_window_now() decides, and
+/// under steps, where the step log does (add_unclocked).
 extern std::atomic<int> clockless_phase;
+extern std::atomic<bool> steps_on;  ///< RANKMAP_PROFILE_PHASES=steps, while recording
 extern std::atomic<unsigned> types_freed;  ///< bumped by MPI_Type_free: a handle may come back as another type
 extern int world_size;                     ///< of MPI_COMM_WORLD, written before recording starts
 extern unsigned tag_ub;                    ///< MPI_TAG_UB of MPI_COMM_WORLD, likewise
@@ -35,15 +37,12 @@ struct ThreadState {
 extern __thread ThreadState thread_state __attribute__((tls_model("initial-exec")));
 
 int time_window_now();
+void add_unclocked(int world_dest, std::uint64_t bytes);
+void end_step() noexcept;
 ThreadTraffic& register_thread();
 std::uint64_t bytes_elsewhere(MPI_Count count, MPI_Datatype type, unsigned epoch);
 int world_rank_elsewhere(MPI_Comm comm, int rank);
 void mark_incomplete() noexcept;
-
-inline int phase_now() {
-  const int phase = clockless_phase.load(std::memory_order_relaxed);
-  return phase > 0 ? phase : time_window_now();
-}
 
 inline int world_rank(MPI_Comm comm, int rank) {
   if (comm == MPI_COMM_WORLD) return rank >= 0 ? rank : -1;
@@ -56,7 +55,12 @@ inline ThreadTraffic& thread_counts() {
 }
 
 inline void add(int world_dest, std::uint64_t bytes) {
-  if (world_dest >= 0) thread_counts().add_send(phase_now(), world_dest, bytes);
+  if (world_dest < 0) return;
+  const int phase = clockless_phase.load(std::memory_order_relaxed);
+  if (phase > 0)
+    thread_counts().add_send(phase, world_dest, bytes);
+  else
+    add_unclocked(world_dest, bytes);
 }
 }  // namespace detail
 
@@ -126,6 +130,14 @@ int out_degree(MPI_Comm comm) noexcept;
 void collective(CollectiveOp op, MPI_Comm comm, std::uint64_t bytes) noexcept;
 /// MPI_Type_free: a freed handle may come back as another type, so remembered sizes are dropped.
 inline void type_freed() noexcept { detail::types_freed.fetch_add(1, std::memory_order_relaxed); }
+
+/// True while RANKMAP_PROFILE_PHASES=steps records: the interposed completions report to completed().
+inline bool steps_enabled() noexcept { return detail::steps_on.load(std::memory_order_relaxed); }
+/// A receive, wait or test completed, or a blocking collective returned: under steps, the sends
+/// since the last completion become a step (step_phases.hpp).
+inline void completed() noexcept {
+  if (steps_enabled()) detail::end_step();
+}
 
 /// MPI_Pcontrol: with RANKMAP_PROFILE_PHASES=pcontrol, the next traffic belongs to a new phase.
 void pcontrol() noexcept;

@@ -127,6 +127,7 @@ TEST(Config, ReorderListsCallsOrAll) {
 
 TEST(Config, ProfilePhasesArePcontrolOrTimeWindows) {
   EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "pcontrol"}}).config.profile_phases.kind, PhaseRule::Kind::pcontrol);
+  EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "steps"}}).config.profile_phases.kind, PhaseRule::Kind::steps);
   for (const char* bad : {"time:0", "time:-1", "time:", "steps:3"}) {
     const ConfigResult r = read({{"RANKMAP_PROFILE_PHASES", bad}});
     ASSERT_EQ(r.errors.size(), 1u) << bad;
