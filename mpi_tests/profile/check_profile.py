@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a RANKMAP_PROFILE profile against the traffic its test program is known to send.
 
-  check_profile.py PREFIX --program traffic_kinds|send_cache|fortran --np N [--nodes K]
+  check_profile.py PREFIX --program traffic_kinds|send_cache|fortran|fortran_steps|step_kinds --np N
+                   [--nodes K]
 
 The expected bytes are computed here from each program's source, by MPI's rules (neighbourhood
 order of a Cartesian communicator, a sub-communicator's ranks), independently of rankmap. Every
@@ -56,7 +57,29 @@ def fortran(p):
     return [edges], {("allreduce", p): (p, p * 3 * 4), ("barrier", p): (p, 0)}
 
 
-PROGRAMS = {"traffic_kinds": traffic_kinds, "send_cache": send_cache, "fortran": fortran}
+def fortran_steps(p):
+    """profile_fortran.F90 under RANKMAP_PROFILE_PHASES=steps: a phase per set of peers, in order."""
+    (edges,), collectives = fortran(p)
+    phases = [defaultdict(int) for _ in range(3)]
+    for (r, peer), w in edges.items():
+        phases[(peer - r) % p - 1][(r, peer)] += w
+    return phases, collectives
+
+
+def step_kinds(p):
+    """step_kinds.c: step s sends 4*s ints; its peers decide its phase."""
+    peers_of = {1: (1,), 2: (2,), 3: (3,), 4: (1, 2), 5: (2,), 6: (3,), 7: (1,), 8: (3,), 9: (1,), 10: (1, 2), 11: (3,)}
+    order = [(1,), (2,), (3,), (1, 2)]
+    phases = [defaultdict(int) for _ in order]
+    for step, peers in peers_of.items():
+        for r in range(p):
+            for offset in peers:
+                phases[order.index(peers)][(r, (r + offset) % p)] += 4 * step * 4
+    return phases, {("allreduce", p): (p, p * 4)}
+
+
+PROGRAMS = {"traffic_kinds": traffic_kinds, "send_cache": send_cache, "fortran": fortran,
+            "fortran_steps": fortran_steps, "step_kinds": step_kinds}
 
 
 def read_mtx(path, p):
