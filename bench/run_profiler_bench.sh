@@ -12,7 +12,8 @@
 # one run (message_rate -i), block by block, which cancels the load that the rounds cannot: on 2
 # cores it is the table that can decide the 8-rank target. A third table counts instructions with callgrind (2 ranks, 2000 windows), which does not
 # depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
-# profile, against those of PMPI_Isend.
+# profile, against those of PMPI_Isend. The interleaved table also has RANKMAP_PROFILE_PHASES=steps, whose sends and
+# completions take a lock.
 # usage: [REPS=15] [INTERLEAVED_SECONDS=20] [BLOCK_WINDOWS=50] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
 #        with targets rankmap_preload and message_rate built; REPS=0 or INTERLEAVED_SECONDS=0 skips that table)
 set -euo pipefail
@@ -114,10 +115,13 @@ if [ "$interleaved_seconds" != 0 ]; then
     mpi=$(build_mpi "$build")
     preload=$(build_preload "$build")
     for ranks in $ranks_list; do
-      for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE"; do
+      for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE" \
+                     "preload + RANKMAP_PROFILE, PHASES=steps"; do
         env=()
         case $variant in
           preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
+          *steps) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved"
+                       RANKMAP_PROFILE_PHASES=steps) ;;
           preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved") ;;
         esac
         ratios=$(LAUNCH_TIMEOUT=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" "$block_windows" \

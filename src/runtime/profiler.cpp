@@ -48,7 +48,10 @@ struct Profiler {
   std::atomic<bool> incomplete{false};
   std::mutex persistent_mutex;
   std::unordered_map<MPI_Request, Persistent> persistent;
-  std::mutex steps_mutex;  ///< a step is the process's, whichever thread sends or completes
+  /// A step is the process's, whichever thread sends or completes; locked only under
+  /// MPI_THREAD_MULTIPLE, the one level at which two threads can be in MPI at once.
+  std::mutex steps_mutex;
+  bool steps_locked = true;
   StepLog steps;
 };
 
@@ -73,9 +76,13 @@ void record(Body&& body) noexcept {
 using detail::add;
 using detail::world_rank;
 
+std::unique_lock<std::mutex> lock_steps(Profiler& p) {
+  return p.steps_locked ? std::unique_lock(p.steps_mutex) : std::unique_lock<std::mutex>();
+}
+
 void end_step_now() {
   Profiler& p = state();
-  std::lock_guard lock(p.steps_mutex);
+  const auto lock = lock_steps(p);
   p.steps.complete();
 }
 
@@ -285,6 +292,9 @@ void start() noexcept {
   if (detail::phase_kind == PhaseRule::Kind::time || detail::phase_kind == PhaseRule::Kind::steps)
     detail::clockless_phase = -1;
   phase_seconds = s.config.config.profile_phases.seconds;
+  int thread_level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&thread_level);
+  p.steps_locked = thread_level == MPI_THREAD_MULTIPLE;
   p.start = std::chrono::steady_clock::now();
   PMPI_Comm_size(MPI_COMM_WORLD, &detail::world_size);
   int* ub = nullptr;
@@ -382,7 +392,7 @@ void add_unclocked(int world_dest, std::uint64_t bytes) {
     return;
   }
   Profiler& p = state();
-  std::lock_guard lock(p.steps_mutex);
+  const auto lock = lock_steps(p);
   p.steps.add_send(world_dest, bytes);
 }
 

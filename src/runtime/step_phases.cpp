@@ -17,12 +17,13 @@ std::uint64_t mix(std::uint64_t x) noexcept {
 }
 
 /// The hash of a step's set of peers, whatever their order and repetitions.
-std::uint64_t peer_set_signature(std::vector<std::pair<int, std::uint64_t>>& sends) {
-  std::sort(sends.begin(), sends.end());
+template <typename Send>
+std::uint64_t peer_set_signature(std::vector<Send>& sends) {
+  std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) { return a.peer < b.peer; });
   std::uint64_t h = 0;
   int last = -1;
-  for (const auto& [peer, bytes] : sends)
-    if (peer != last) h = mix(h ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(peer))), last = peer;
+  for (const Send& s : sends)
+    if (s.peer != last) h = mix(h ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.peer))), last = s.peer;
   return h;
 }
 
@@ -86,7 +87,7 @@ void StepLog::complete() {
     traffic_.emplace_back();
   }
   PeerCounts& traffic = traffic_[it->second];
-  for (const auto& [peer, bytes] : current_) traffic.add(peer, bytes, 1);
+  for (const Send& s : current_) traffic.add(s.peer, s.traffic.bytes, s.traffic.messages);
   if (recorded_.size() < kRecordedSteps) recorded_.push_back(it->second);
   ++steps_;
   current_.clear();

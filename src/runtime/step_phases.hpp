@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace rankmap::runtime {
@@ -25,7 +24,15 @@ class StepLog {
  public:
   static constexpr std::size_t kRecordedSteps = std::size_t{1} << 20;
 
-  void add_send(int peer, std::uint64_t bytes) { current_.emplace_back(peer, bytes); }
+  void add_send(int peer, std::uint64_t bytes) {
+    // Consecutive sends to one peer (a window of messages) are one entry, for complete() to sort.
+    if (!current_.empty() && current_.back().peer == peer) {
+      current_.back().traffic.bytes += bytes;
+      ++current_.back().traffic.messages;
+    } else {
+      current_.push_back({peer, {bytes, 1}});
+    }
+  }
   /// A completion: ends the current step if it sent anything.
   void complete();
 
@@ -39,7 +46,11 @@ class StepLog {
   std::uint64_t steps() const noexcept { return steps_; }
 
  private:
-  std::vector<std::pair<int, std::uint64_t>> current_;
+  struct Send {
+    int peer;
+    PeerTraffic traffic;
+  };
+  std::vector<Send> current_;
   std::unordered_map<std::uint64_t, std::uint32_t> class_of_;
   std::vector<std::uint64_t> signatures_;
   std::vector<PeerCounts> traffic_;
