@@ -140,23 +140,26 @@ fi
 echo
 echo "Instructions per \`MPI_Isend\` (callgrind, rank 0 of 2, 2000 windows of 64 messages): the"
 echo "interposed code's own (every function of the preload library that the call runs), against"
-echo "\`PMPI_Isend\`'s inclusive count in the same run."
+echo "\`PMPI_Isend\`'s inclusive count in the same run. With PHASES=steps, every function of the preload"
+echo "library that the run executes, per message (the waits that end steps and the agreement at MPI_Finalize too)."
 echo
-echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE | profile's share of PMPI_Isend |"
-echo "|---|---:|---:|---:|---:|"
+echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE | profile's share of PMPI_Isend | RANKMAP_PROFILE, PHASES=steps |"
+echo "|---|---:|---:|---:|---:|---:|"
 # per_message FILE PATTERN: the summed self cost of the preload's functions whose name matches
-# PATTERN (callgrind lists them by source file, MPI's own without one), per message.
+# PATTERN, per message. They are told apart by their object file, which callgrind names with or
+# without debug information (a build without -g lists them as ???:name, as it does MPI's own).
 per_message() {
   callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | awk -v n=$(((2000 + 10) * 64)) -v pat="$2" '
-    $4 !~ /^\?\?\?:/ && $4 ~ pat {gsub(",", "", $1); s += $1} END {printf "%.0f", s / n}'
+    /librankmap_preload/ && $4 ~ pat {gsub(",", "", $1); s += $1} END {printf "%.0f", s / n}'
 }
 for build in "$@"; do
   mpi=$(build_mpi "$build")
   preload=$(build_preload "$build")
   if [ "$mpi" = openmpi ]; then rank_var=OMPI_COMM_WORLD_RANK; else rank_var=PMI_RANK; fi
-  for variant in idle profiled; do
+  for variant in idle profiled steps; do
     profile=()
     [ "$variant" = profiled ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile")
+    [ "$variant" = steps ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile" RANKMAP_PROFILE_PHASES=steps)
     launch "$mpi" 2 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2 "${profile[@]}" -- \
       valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.$variant.%q{$rank_var}" "$build/bench/message_rate" \
       -w 2000 >/dev/null 2>&1
@@ -165,6 +168,7 @@ for build in "$@"; do
     awk -v n=$(((2000 + 10) * 64)) '/ \?\?\?:PMPI_Isend / && !seen {gsub(",", "", $1); printf "%.0f", $1 / n; seen = 1}')
   idle=$(per_message "$scratch/cg.idle.0" 'Isend')
   counted=$(per_message "$scratch/cg.profiled.0" 'Isend')
-  awk -v m="$mpi" -v p="$inner" -v i="$idle" -v c="$counted" \
-    'BEGIN {printf "| %s | %d | %d | %d | %.1f%% |\n", m, p, i, c, 100 * c / p}'
+  steps=$(per_message "$scratch/cg.steps.0" '.')
+  awk -v m="$mpi" -v p="$inner" -v i="$idle" -v c="$counted" -v s="$steps" \
+    'BEGIN {printf "| %s | %d | %d | %d | %.1f%% | %d |\n", m, p, i, c, 100 * c / p, s}'
 done

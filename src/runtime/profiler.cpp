@@ -22,6 +22,7 @@ constinit std::atomic<bool> on{false};
 constinit PhaseRule::Kind phase_kind = PhaseRule::Kind::none;
 constinit std::atomic<int> clockless_phase{1};
 constinit std::atomic<bool> steps_on{false};
+constinit StepLog* unlocked_steps = nullptr;
 constinit std::atomic<unsigned> types_freed{0};
 constinit int world_size = 0;
 constinit unsigned tag_ub = 0;
@@ -306,6 +307,7 @@ void start() noexcept {
   if (!comm_directory::start()) p.incomplete = true;
   detail::on = true;
   detail::steps_on = detail::phase_kind == PhaseRule::Kind::steps;
+  if (detail::steps_on && !p.steps_locked) detail::unlocked_steps = &p.steps;
 }
 
 
@@ -391,6 +393,7 @@ void add_unclocked(int world_dest, std::uint64_t bytes) {
     thread_counts().add_send(time_window_now(), world_dest, bytes);
     return;
   }
+  thread_counts();  // registered, so that the fast path (counted_in_advance) can serve the next send
   Profiler& p = state();
   const auto lock = lock_steps(p);
   p.steps.add_send(world_dest, bytes);
@@ -426,6 +429,7 @@ void finish() noexcept {
   if (!enabled()) return;
   detail::on = false;
   detail::steps_on = false;
+  detail::unlocked_steps = nullptr;
   try {
     gather_and_write();
   } catch (...) {

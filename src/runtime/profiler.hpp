@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "step_phases.hpp"
 #include "traffic_counts.hpp"
 
 #include <mpi.h>
@@ -21,6 +22,9 @@ extern std::atomic<bool> on;
 /// under steps, where the step log does (add_unclocked).
 extern std::atomic<int> clockless_phase;
 extern std::atomic<bool> steps_on;  ///< RANKMAP_PROFILE_PHASES=steps, while recording
+/// The process's step log while steps are recorded without a lock (below MPI_THREAD_MULTIPLE), for
+/// the fast path; null otherwise.
+extern StepLog* unlocked_steps;
 extern std::atomic<unsigned> types_freed;  ///< bumped by MPI_Type_free: a handle may come back as another type
 extern int world_size;                     ///< of MPI_COMM_WORLD, written before recording starts
 extern unsigned tag_ub;                    ///< MPI_TAG_UB of MPI_COMM_WORLD, likewise
@@ -94,7 +98,7 @@ inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
 }
 /// The common send, counted before the MPI call so that its wrapper can end in a tail call to PMPI:
 /// on MPI_COMM_WORLD, to a valid destination with a valid tag, of the type this thread sized last,
-/// to a peer already counted in the current phase. Such a call has no argument MPI could reject (but
+/// to a peer already counted in the current phase (under steps: the current step's last peer). Such a call has no argument MPI could reject (but
 /// the buffer and, for MPI_Isend, the request, which the caller checks), so it is counted as if
 /// recorded after success. Anything else returns false, counting nothing, and the wrapper records
 /// after the call. Inline and without calls: no stack frame, no saved registers (BENCHMARKS.md,
@@ -107,9 +111,12 @@ inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
       static_cast<unsigned>(tag) > detail::tag_ub || t.counts == nullptr ||
       t.last_epoch != detail::types_freed.load(std::memory_order_relaxed))
     return false;
-  // Under time windows the phase is -1, which no thread's current phase is.
-  return t.counts->add_known_send(detail::clockless_phase.load(std::memory_order_relaxed), dest,
-                                  static_cast<std::uint64_t>(count) * t.last_size);
+  // Under time windows and steps the phase is -1, which no thread's current phase is; under steps
+  // the send may extend the current step's last entry instead.
+  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * t.last_size;
+  if (t.counts->add_known_send(detail::clockless_phase.load(std::memory_order_relaxed), dest, bytes)) return true;
+  StepLog* const steps = detail::unlocked_steps;
+  return steps && steps->add_to_last_peer(dest, bytes);
 }
 
 /// A persistent send was initialised: remembered, and counted at every MPI_Start of `request`.
