@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that a communication profile of a LAMMPS run has the shape of LAMMPS's spatial decomposition.
 
-  check_lammps_profile.py PREFIX.mtx --grid NXxNYxNZ [--negligible F]
+  check_lammps_profile.py PREFIX.mtx --grid NXxNYxNZ [--negligible F] [--stages]
 
 PREFIX.mtx is the Matrix Market file RANKMAP_PROFILE=PREFIX writes: entry (i, j, w) is w bytes sent
 from MPI_COMM_WORLD rank i-1 to rank j-1 (`coordinate integer general` or `coordinate real
@@ -27,10 +27,15 @@ A real run bears this out (data/lammps_2x2x2_pml_monitoring.mtx, recorded with O
 monitoring): 4.2, 7.0 and 11.8 MB to the x, y and z face neighbours (later dimensions forward the
 ghosts of earlier ones) and at most 505 B to any other rank, all of it collectives' internal messages.
 
+With --stages, the profile's phases (PREFIX.phase<k>.mtx, RANKMAP_PROFILE_PHASES=steps) must be
+those three stages: phase k holds the face-neighbour traffic along dimension k (x, y, z in LAMMPS's
+order) and nothing else, every rank sending in it, and there is no fourth phase.
+
 Prints every rank's partners and the verdict, "verdict: ACCEPTED" (exit 0) or "verdict: REJECTED"
 (exit 1); an unreadable file is exit 2.
 """
 import argparse
+import os
 import sys
 
 
@@ -109,6 +114,40 @@ def check(size, traffic, grid, negligible):
     return problems
 
 
+def dimension_of(r, q, grid):
+    """The dimension along which ranks r and q are face neighbours, or None."""
+    nx, ny, _ = grid
+    a = [r % nx, (r // nx) % ny, r // (nx * ny)]
+    b = [q % nx, (q // nx) % ny, q // (nx * ny)]
+    differ = [d for d in range(3) if a[d] != b[d]]
+    if len(differ) != 1:
+        return None
+    d = differ[0]
+    return d if (a[d] - b[d]) % grid[d] in (1, grid[d] - 1) else None
+
+
+def check_stages(prefix, size, grid):
+    """The problems of the phases against LAMMPS's three stages, one line each."""
+    problems = []
+    for k, dim in enumerate(d for d in range(3) if grid[d] > 1):
+        path = f"{prefix}.phase{k + 1}.mtx"
+        try:
+            _, traffic = read_matrix_market(path)
+        except (OSError, ValueError) as e:
+            return [str(e)]
+        wrong = sorted(edge for edge, w in traffic.items() if w > 0 and dimension_of(*edge, grid) != dim)
+        senders = {r for (r, _), w in traffic.items() if w > 0}
+        print(f"phase {k + 1}: {len(traffic)} edges, {len(wrong)} not along dimension {'xyz'[dim]}")
+        if wrong:
+            problems.append(f"{path}: edges not along dimension {'xyz'[dim]}: {wrong[:4]}")
+        if len(senders) != size:
+            problems.append(f"{path}: {size - len(senders)} ranks send nothing")
+    extra = f"{prefix}.phase{sum(n > 1 for n in grid) + 1}.mtx"
+    if os.path.exists(extra):
+        problems.append(f"{extra}: more phases than LAMMPS's stages")
+    return problems
+
+
 def parse_grid(text):
     try:
         grid = tuple(int(x) for x in text.lower().split("x"))
@@ -124,6 +163,7 @@ def main():
     parser.add_argument("profile")
     parser.add_argument("--grid", type=parse_grid, required=True)
     parser.add_argument("--negligible", type=float, default=0.01)
+    parser.add_argument("--stages", action="store_true", help="check the phases against LAMMPS's three stages")
     args = parser.parse_args()
     try:
         size, traffic = read_matrix_market(args.profile)
@@ -131,6 +171,8 @@ def main():
         print(f"check_lammps_profile: {e}")
         return 2
     problems = check(size, traffic, args.grid, args.negligible)
+    if args.stages:
+        problems += check_stages(args.profile[:-len(".mtx")], size, args.grid)
     for p in problems:
         print(f"check_lammps_profile: {p}")
     print("verdict: " + ("REJECTED" if problems else "ACCEPTED")

@@ -58,18 +58,18 @@ void apply_reorder(Config& c, std::string_view v) {
 void apply_profile(Config& c, std::string_view v) { c.profile_prefix = std::string(v); }
 
 void apply_profile_phases(Config& c, std::string_view v) {
-  if (v.empty() || v == "none")
-    c.profile_phases = {};
+  if (v == "none")
+    c.profile_phases = {PhaseRule::Kind::none, 0};
+  else if (v.empty() || v == "steps")
+    c.profile_phases = {PhaseRule::Kind::steps, 0};
   else if (v == "pcontrol")
     c.profile_phases = {PhaseRule::Kind::pcontrol, 0};
-  else if (v == "steps")
-    c.profile_phases = {PhaseRule::Kind::steps, 0};
   else if (v.starts_with("time:")) {
     const double seconds = parse_number(v.substr(5));
     if (!(seconds > 0)) throw InputError("'" + std::string(v) + "': the window must be longer than 0 seconds");
     c.profile_phases = {PhaseRule::Kind::time, seconds};
   } else {
-    throw InputError("'" + std::string(v) + "': expected none, pcontrol, steps or time:SECONDS");
+    throw InputError("'" + std::string(v) + "': expected steps, pcontrol, time:SECONDS or none");
   }
 }
 
@@ -155,9 +155,9 @@ constexpr OptionInfo kOptions[] = {
      "PREFIX: count the bytes each process sends to each other one and write PREFIX.mtx and PREFIX.coords "
      "at MPI_Finalize",
      &apply_profile},
-    {"RANKMAP_PROFILE_PHASES", "string", "none",
-     "with RANKMAP_PROFILE: pcontrol (each MPI_Pcontrol call starts a phase), steps (phases found from when "
-     "processes wait) or time:SECONDS (fixed windows); adds PREFIX.phase<k>.mtx",
+    {"RANKMAP_PROFILE_PHASES", "string", "steps",
+     "with RANKMAP_PROFILE: steps (phases found from when processes wait), pcontrol (each MPI_Pcontrol call "
+     "starts a phase), time:SECONDS (fixed windows) or none; adds PREFIX.phase<k>.mtx unless none",
      &apply_profile_phases},
 };
 

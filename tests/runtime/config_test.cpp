@@ -43,7 +43,7 @@ TEST(Config, DefaultsAreThoseOfDesignSection9) {
   EXPECT_TRUE(r.config.report.empty());
   EXPECT_EQ(r.config.reorder, reorder_none);
   EXPECT_TRUE(r.config.profile_prefix.empty());
-  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::none);
+  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::steps);
   EXPECT_TRUE(r.warnings.empty());
 }
 
@@ -128,6 +128,7 @@ TEST(Config, ReorderListsCallsOrAll) {
 TEST(Config, ProfilePhasesArePcontrolOrTimeWindows) {
   EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "pcontrol"}}).config.profile_phases.kind, PhaseRule::Kind::pcontrol);
   EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "steps"}}).config.profile_phases.kind, PhaseRule::Kind::steps);
+  EXPECT_EQ(read({{"RANKMAP_PROFILE_PHASES", "none"}}).config.profile_phases.kind, PhaseRule::Kind::none);
   for (const char* bad : {"time:0", "time:-1", "time:", "steps:3"}) {
     const ConfigResult r = read({{"RANKMAP_PROFILE_PHASES", bad}});
     ASSERT_EQ(r.errors.size(), 1u) << bad;
