@@ -62,7 +62,7 @@ if [ "$reps" != 0 ]; then
   echo "target is met when the whole interval is at least 0.97); the rates are medians. With more ranks"
   echo "than cores the scheduler, not the send path, sets the rate."
   echo
-  echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
+  echo "| MPI | ranks | plain (msg/s) | preload, no profile (msg/s) | ratio | 95% interval | preload + RANKMAP_PROFILE, PHASES=none (msg/s) | ratio (target ≥ 0.97) | 95% interval |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   skipped=()
   for build in "$@"; do
@@ -75,7 +75,7 @@ if [ "$reps" != 0 ]; then
         p=$(launch "$mpi" "$ranks" -- "$program" "$seconds" | rate) || p=
         i=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" -- "$program" "$seconds" | rate) || i=
         q=$(launch "$mpi" "$ranks" LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" \
-          RANKMAP_PROFILE="$scratch/rate" -- "$program" "$seconds" 2>/dev/null | rate) || q=
+          RANKMAP_PROFILE="$scratch/rate" RANKMAP_PROFILE_PHASES=none -- "$program" "$seconds" 2>/dev/null | rate) || q=
         if [ -z "$p" ] || [ -z "$i" ] || [ -z "$q" ]; then
           skipped+=("$mpi, $ranks ranks, round $round: plain '${p:-none}', no profile '${i:-none}', profile '${q:-none}'")
           continue
@@ -115,14 +115,13 @@ if [ "$interleaved_seconds" != 0 ]; then
     mpi=$(build_mpi "$build")
     preload=$(build_preload "$build")
     for ranks in $ranks_list; do
-      for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE" \
-                     "preload + RANKMAP_PROFILE, PHASES=steps"; do
+      for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE, PHASES=none" \
+                     "preload + RANKMAP_PROFILE, PHASES=steps (the default)"; do
         env=()
         case $variant in
           preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
-          *steps) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved"
-                       RANKMAP_PROFILE_PHASES=steps) ;;
-          preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved") ;;
+          preload\ +*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks" RANKMAP_PROFILE="$scratch/interleaved"
+                        RANKMAP_PROFILE_PHASES="$(sed 's/.*PHASES=\([a-z]*\).*/\1/' <<<"$variant")") ;;
         esac
         ratios=$(LAUNCH_TIMEOUT=$interleaved_timeout launch "$mpi" "$ranks" "${env[@]}" -- "$build/bench/message_rate" -i "$interleaved_seconds" "$block_windows" \
           2>/dev/null | awk '/pair_ratio/ {print $2}') || true
@@ -143,7 +142,7 @@ echo "interposed code's own (every function of the preload library that the call
 echo "\`PMPI_Isend\`'s inclusive count in the same run. With PHASES=steps, every function of the preload"
 echo "library that the run executes, per message (the waits that end steps and the agreement at MPI_Finalize too)."
 echo
-echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE | profile's share of PMPI_Isend | RANKMAP_PROFILE, PHASES=steps |"
+echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE, PHASES=none | profile's share of PMPI_Isend | RANKMAP_PROFILE, PHASES=steps (the default) |"
 echo "|---|---:|---:|---:|---:|---:|"
 # per_message FILE PATTERN: the summed self cost of the preload's functions whose name matches
 # PATTERN, per message. They are told apart by their object file, which callgrind names with or
@@ -158,7 +157,7 @@ for build in "$@"; do
   if [ "$mpi" = openmpi ]; then rank_var=OMPI_COMM_WORLD_RANK; else rank_var=PMI_RANK; fi
   for variant in idle profiled steps; do
     profile=()
-    [ "$variant" = profiled ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile")
+    [ "$variant" = profiled ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile" RANKMAP_PROFILE_PHASES=none)
     [ "$variant" = steps ] && profile=(RANKMAP_PROFILE="$scratch/cg_profile" RANKMAP_PROFILE_PHASES=steps)
     launch "$mpi" 2 LD_PRELOAD="$preload" RANKMAP_COORDS=emulate:torus:2 "${profile[@]}" -- \
       valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.$variant.%q{$rank_var}" "$build/bench/message_rate" \
