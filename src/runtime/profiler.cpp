@@ -162,7 +162,8 @@ StepPhases agree_on_step_phases(const StepLog& log, int rank, int& incomplete) {
     incomplete = 1;
     return {};
   }
-  PMPI_Allreduce(MPI_IN_PLACE, signatures.data(), static_cast<int>(steps), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (steps > 0)  // every process agrees on it: no process calls a collective the others skip
+    PMPI_Allreduce(MPI_IN_PLACE, signatures.data(), static_cast<int>(steps), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   return phases_of_steps(signatures, kMaxStepPhases);
 }
 
