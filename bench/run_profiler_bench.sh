@@ -12,8 +12,8 @@
 # one run (message_rate -i), block by block, which cancels the load that the rounds cannot: on 2
 # cores it is the table that can decide the 8-rank target. A third table counts instructions with callgrind (2 ranks, 2000 windows), which does not
 # depend on the load: the interposed MPI_Isend's own instructions per message, with and without a
-# profile, against those of PMPI_Isend. The interleaved table also has RANKMAP_PROFILE_PHASES=steps, whose sends and
-# completions take a lock.
+# profile, against those of PMPI_Isend. The interleaved and callgrind tables also have RANKMAP_PROFILE_PHASES=steps, which also
+# interposes the completions that end steps.
 # usage: [REPS=15] [INTERLEAVED_SECONDS=20] [BLOCK_WINDOWS=50] [RANKS_LIST="2 8"] bench/run_profiler_bench.sh BUILD_DIR...   (trees configured with -DRANKMAP_MPI=openmpi|mpich,
 #        with targets rankmap_preload and message_rate built; REPS=0 or INTERLEAVED_SECONDS=0 skips that table)
 set -euo pipefail
@@ -116,7 +116,7 @@ if [ "$interleaved_seconds" != 0 ]; then
     preload=$(build_preload "$build")
     for ranks in $ranks_list; do
       for variant in "no preload (control)" "preload, no profile" "preload + RANKMAP_PROFILE, PHASES=none" \
-                     "preload + RANKMAP_PROFILE, PHASES=steps (the default)"; do
+                     "preload + RANKMAP_PROFILE, PHASES=steps"; do
         env=()
         case $variant in
           preload,*) env=(LD_PRELOAD="$preload" RANKMAP_COORDS="emulate:torus:$ranks") ;;
@@ -142,7 +142,7 @@ echo "interposed code's own (every function of the preload library that the call
 echo "\`PMPI_Isend\`'s inclusive count in the same run. With PHASES=steps, every function of the preload"
 echo "library that the run executes, per message (the waits that end steps and the agreement at MPI_Finalize too)."
 echo
-echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE, PHASES=none | profile's share of PMPI_Isend | RANKMAP_PROFILE, PHASES=steps (the default) |"
+echo "| MPI | PMPI_Isend | interposed code, no profile | interposed code, RANKMAP_PROFILE, PHASES=none | profile's share of PMPI_Isend | RANKMAP_PROFILE, PHASES=steps |"
 echo "|---|---:|---:|---:|---:|---:|"
 # per_message FILE PATTERN: the summed self cost of the preload's functions whose name matches
 # PATTERN, per message. They are told apart by their object file, which callgrind names with or

@@ -58,9 +58,9 @@ void apply_reorder(Config& c, std::string_view v) {
 void apply_profile(Config& c, std::string_view v) { c.profile_prefix = std::string(v); }
 
 void apply_profile_phases(Config& c, std::string_view v) {
-  if (v == "none")
-    c.profile_phases = {PhaseRule::Kind::none, 0};
-  else if (v.empty() || v == "steps")
+  if (v.empty() || v == "none")
+    c.profile_phases = {};
+  else if (v == "steps")
     c.profile_phases = {PhaseRule::Kind::steps, 0};
   else if (v == "pcontrol")
     c.profile_phases = {PhaseRule::Kind::pcontrol, 0};
@@ -69,7 +69,7 @@ void apply_profile_phases(Config& c, std::string_view v) {
     if (!(seconds > 0)) throw InputError("'" + std::string(v) + "': the window must be longer than 0 seconds");
     c.profile_phases = {PhaseRule::Kind::time, seconds};
   } else {
-    throw InputError("'" + std::string(v) + "': expected steps, pcontrol, time:SECONDS or none");
+    throw InputError("'" + std::string(v) + "': expected none, steps, pcontrol or time:SECONDS");
   }
 }
 
@@ -155,9 +155,9 @@ constexpr OptionInfo kOptions[] = {
      "PREFIX: count the bytes each process sends to each other one and write PREFIX.mtx and PREFIX.coords "
      "at MPI_Finalize",
      &apply_profile},
-    {"RANKMAP_PROFILE_PHASES", "string", "steps",
+    {"RANKMAP_PROFILE_PHASES", "string", "none",
      "with RANKMAP_PROFILE: steps (phases found from when processes wait), pcontrol (each MPI_Pcontrol call "
-     "starts a phase), time:SECONDS (fixed windows) or none; adds PREFIX.phase<k>.mtx unless none",
+     "starts a phase) or time:SECONDS (fixed windows); adds PREFIX.phase<k>.mtx",
      &apply_profile_phases},
 };
 

@@ -46,10 +46,10 @@ struct Config {
   int threads = 0;  ///< RANKMAP_THREADS: a count, or 0 for automatic (mapping_threads.hpp)
   double min_gain = 0.02;
   std::string profile_prefix;  ///< empty for no traffic profile
-  /// steps by default: a program whose stages wait for each other is mapped for each stage, where its
-  /// aggregate graph can make the mapping slower than the launcher's order (BENCHMARKS.md, "Simulated
-  /// network: the default mapper"); a program with one stage gets one phase, its graph.
-  PhaseRule profile_phases{PhaseRule::Kind::steps, 0};
+  /// none by default, not steps: a halo exchange made of one blocking MPI_Sendrecv per direction has
+  /// a step per direction, and summed over them the objective sees no gain where the aggregate
+  /// graph halves the MCL (docs/runtime.md, "Phases from steps").
+  PhaseRule profile_phases;
 };
 
 /// `dist_graph`, `cart`, `graph`, `all` or `none` as one word for messages.

@@ -21,7 +21,7 @@ struct SentTraffic {
 /// Everything rank 0 holds at MPI_Finalize.
 struct GatheredProfile {
   int processes = 0;
-  int phases = 1;                            ///< 1 with RANKMAP_PROFILE_PHASES=none
+  int phases = 1;                            ///< 1 without RANKMAP_PROFILE_PHASES
   bool phased = false;                       ///< write PREFIX.phase<k>.mtx
   std::vector<SentTraffic> sends;            ///< world ranks, any order
   std::vector<CollectiveCount> collectives;  ///< summed over processes, one per (operation, size)
