@@ -3,11 +3,7 @@
 // send: so do these.
 #include "profiled_call.hpp"
 
-namespace {
-
-bool some_completed(const int* outcount) { return *outcount > 0 && *outcount != MPI_UNDEFINED; }
-
-}  // namespace
+using rankmap::pmpi::some_completed;
 
 RANKMAP_COMPLETION(Recv,
                    (void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status),

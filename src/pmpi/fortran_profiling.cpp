@@ -91,9 +91,7 @@ RANKMAP_FORTRAN_BYPASSING(RANKMAP_F_IBARRIER, MPI_IBARRIER, mpi_ibarrier)
 
 // Waits and tests end a step under RANKMAP_PROFILE_PHASES=steps (completion_profiling.cpp). A
 // LOGICAL flag is true when not 0.
-namespace {
-bool some_completed(const F* outcount) { return *outcount > 0 && *outcount != MPI_UNDEFINED; }
-}  // namespace
+using rankmap::pmpi::some_completed;
 #define RANKMAP_F_COMPLETION(symbol, PARAMS, ARGS, DONE) \
   RANKMAP_F_PROFILED(symbol, PARAMS, ARGS, if (DONE) profiler::completed())
 #define RANKMAP_F_WAIT(symbol) RANKMAP_F_COMPLETION(symbol, (F * request, F * status), (request, status), true)

@@ -30,6 +30,10 @@ class ReentryGuard {
   }
 };
 
+/// Whether a Waitsome or Testsome completed anything: `outcount` is MPI_UNDEFINED when every
+/// request was null. C and Fortran alike (an INTEGER is an int).
+inline bool some_completed(const int* outcount) { return *outcount > 0 && *outcount != MPI_UNDEFINED; }
+
 /// Gathers the world placement after a successful initialisation; never throws.
 void after_init(const ReentryGuard& guard) noexcept;
 

@@ -49,10 +49,9 @@ struct Profiler {
   std::atomic<bool> incomplete{false};
   std::mutex persistent_mutex;
   std::unordered_map<MPI_Request, Persistent> persistent;
-  /// A step is the process's, whichever thread sends or completes; locked only under
-  /// MPI_THREAD_MULTIPLE, the one level at which two threads can be in MPI at once.
+  /// A step is the process's, whichever thread sends or completes; locked unless recorded without
+  /// a lock (detail::unlocked_steps).
   std::mutex steps_mutex;
-  bool steps_locked = true;
   StepLog steps;
 };
 
@@ -78,7 +77,7 @@ using detail::add;
 using detail::world_rank;
 
 std::unique_lock<std::mutex> lock_steps(Profiler& p) {
-  return p.steps_locked ? std::unique_lock(p.steps_mutex) : std::unique_lock<std::mutex>();
+  return detail::unlocked_steps ? std::unique_lock<std::mutex>() : std::unique_lock(p.steps_mutex);
 }
 
 void end_step_now() {
@@ -294,9 +293,6 @@ void start() noexcept {
   if (detail::phase_kind == PhaseRule::Kind::time || detail::phase_kind == PhaseRule::Kind::steps)
     detail::clockless_phase = -1;
   phase_seconds = s.config.config.profile_phases.seconds;
-  int thread_level = MPI_THREAD_MULTIPLE;
-  PMPI_Query_thread(&thread_level);
-  p.steps_locked = thread_level == MPI_THREAD_MULTIPLE;
   p.start = std::chrono::steady_clock::now();
   PMPI_Comm_size(MPI_COMM_WORLD, &detail::world_size);
   int* ub = nullptr;
@@ -308,7 +304,10 @@ void start() noexcept {
   if (!comm_directory::start()) p.incomplete = true;
   detail::on = true;
   detail::steps_on = detail::phase_kind == PhaseRule::Kind::steps;
-  if (detail::steps_on && !p.steps_locked) detail::unlocked_steps = &p.steps;
+  // Below MPI_THREAD_MULTIPLE no two threads are in MPI at once, so the step log needs no lock.
+  int thread_level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&thread_level);
+  if (detail::steps_on && thread_level != MPI_THREAD_MULTIPLE) detail::unlocked_steps = &p.steps;
 }
 
 

@@ -98,11 +98,11 @@ inline std::uint64_t bytes_of(MPI_Count count, MPI_Datatype type) noexcept {
 }
 /// The common send, counted before the MPI call so that its wrapper can end in a tail call to PMPI:
 /// on MPI_COMM_WORLD, to a valid destination with a valid tag, of the type this thread sized last,
-/// to a peer already counted in the current phase (under steps: the current step's last peer). Such a call has no argument MPI could reject (but
-/// the buffer and, for MPI_Isend, the request, which the caller checks), so it is counted as if
-/// recorded after success. Anything else returns false, counting nothing, and the wrapper records
-/// after the call. Inline and without calls: no stack frame, no saved registers (BENCHMARKS.md,
-/// "Profiler overhead").
+/// to a peer already counted in the current phase (under steps: the current step's last peer). Such
+/// a call has no argument MPI could reject (but the buffer and, for MPI_Isend, the request, which
+/// the caller checks), so it is counted as if recorded after success. Anything else returns false,
+/// counting nothing, and the wrapper records after the call. Inline and without calls: no stack
+/// frame, no saved registers (BENCHMARKS.md, "Profiler overhead").
 [[gnu::always_inline]] inline bool counted_in_advance(MPI_Comm comm, int dest, int count, MPI_Datatype type,
                                                       int tag) noexcept {
   const detail::ThreadState& t = detail::thread_state;
