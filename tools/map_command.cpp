@@ -22,6 +22,7 @@ struct MapCommand {
   JobOptions job;
   MappingCommandOptions mapping;
   std::string output;
+  std::string phases_as = "objective";
 };
 
 std::string duration_text(double seconds) {
@@ -80,8 +81,8 @@ void run_map(const MapCommand& o) {
   mapping::MapOptions options = map_options_of(o.mapping);
   const Job job = load_job(o.job);
   if (job.mapping) options.initial = &job.mapping->slot_of;
-  options.phases = job.phases;
-  const ObjectiveMeter score(options, job.graph, job.alloc, job.phases);
+  (o.phases_as == "objective" ? options.phases : options.hedge_phases) = job.phases;
+  const ObjectiveMeter score(options, job.graph, job.alloc, options.phases);
 
   const double before = score(mapping::identity_mapping(job.graph.num_tasks()));
   const auto start = std::chrono::steady_clock::now();
@@ -134,6 +135,12 @@ void add_map_command(CLI::App& app) {
   auto* map = app.add_subcommand("map", "compute a mapping with an algorithm or a chain (a+b) and write a mapping file");
   add_job_options(*map, options->job, true);
   add_phases_option(*map, options->job);
+  map->add_option("--phases-as", options->phases_as,
+                  "objective: score mappings on the sum of the --phases' MCLs; hedge: score them on the whole graph, "
+                  "and auto refuses a candidate that raises the phases' load under the network's static routing "
+                  "(for phases found from steps, which can split one exchange)")
+      ->check(CLI::IsMember({"objective", "hedge"}))
+      ->capture_default_str();
   map->get_option("--mapping")->description("mapping file the first stage starts from (e.g. --algo refine); must match");
   add_mapping_options(*map, options->mapping);
   map->add_option("-o,--output", options->output, "mapping file to write")->required();

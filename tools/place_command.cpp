@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <memory>
 
 namespace rankmap::tools {
@@ -31,6 +33,7 @@ struct PlaceCommand {
   std::string mapping_output;
   std::string min_gain;
   bool no_phases = false;
+  std::string phases_as;  ///< objective or hedge; empty: from PREFIX.summary's phase_rule
   MappingCommandOptions mapping;
 };
 
@@ -39,6 +42,9 @@ struct PlaceCommand {
 struct Profile {
   graph::CommGraph graph;
   std::vector<graph::CommGraph> phases;
+  /// How PREFIX.summary says the phases were found (its phase_rule); empty when it does not say, as
+  /// in profiles written before it did, whose phases stay the objective they were then.
+  std::string phase_rule;
   topology::Allocation alloc;
   mapping::Mapping launcher;
   std::vector<std::string> hosts;
@@ -56,6 +62,25 @@ std::vector<graph::CommGraph> recorded_phases(const std::string& prefix, TaskId 
       throw InputError(path + ": the phase has " + std::to_string(phases.back().num_tasks()) +
                        " processes but the profile " + std::to_string(tasks));
   }
+}
+
+/// The phase_rule line of PREFIX.summary, or "" when there is none.
+std::string summary_phase_rule(const std::string& prefix) {
+  std::ifstream in(prefix + ".summary");
+  std::string key, value;
+  while (in >> key) {
+    if (key == "phase_rule" && in >> value) return value;
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return "";
+}
+
+/// Whether the phases are the objective: phases the program marked with MPI_Pcontrol say how it
+/// runs, so the mapping is scored on them; phases found from steps or time windows only hedge, since
+/// they can split one exchange that overlaps on the network (MapOptions::hedge_phases).
+bool phases_are_objective(const PlaceCommand& o, const Profile& p) {
+  if (!o.phases_as.empty()) return o.phases_as == "objective";
+  return p.phase_rule.empty() || p.phase_rule == "pcontrol";
 }
 
 /// --hosts, else PREFIX.hosts, else the allocation file's names; one per node.
@@ -84,6 +109,7 @@ Profile load_profile(const PlaceCommand& o) {
     throw InputError(o.profile + ".mtx: the profile has " + std::to_string(p.graph.num_tasks()) + " processes but " +
                      o.profile + ".coords " + std::to_string(p.alloc.num_slots()) + " slots");
   if (!o.no_phases) p.phases = recorded_phases(o.profile, p.graph.num_tasks());
+  p.phase_rule = summary_phase_rule(o.profile);
   const std::string launch_map = o.profile + ".launch.map";
   if (exists(launch_map)) {
     mapping::MappingFile file = mapping::read_mapping_file(launch_map);
@@ -140,6 +166,13 @@ std::string launch_hint(launch::LauncherFormat format, const std::string& file) 
   return "";
 }
 
+std::string phases_note(const Profile& p, bool scored_on_phases) {
+  if (p.phases.empty()) return "";
+  const std::string found = p.phase_rule.empty() ? "" : " found by " + p.phase_rule;
+  return ", " + std::to_string(p.phases.size()) + " phases" + found +
+         (scored_on_phases ? ", scored on them" : ", a hedge only: scored on the whole graph");
+}
+
 void print_change(const char* name, double before, double after) {
   std::printf("%-10s %.10g -> %.10g (ratio %.4g)\n", name, before, after, before > 0 ? after / before : 1.0);
 }
@@ -149,11 +182,12 @@ void run_place(const PlaceCommand& o) {
   mapping::MapOptions options = map_options_of(o.mapping);
   const double gain_needed = min_gain(o);
   const Profile p = load_profile(o);
-  options.phases = p.phases;
+  const bool scored_on_phases = phases_are_objective(o, p);
+  (scored_on_phases ? options.phases : options.hedge_phases) = p.phases;
   options.initial = &p.launcher;
   mapping::Choice choice;
   options.choice = &choice;
-  const ObjectiveMeter objective(options, p.graph, p.alloc, p.phases);
+  const ObjectiveMeter objective(options, p.graph, p.alloc, options.phases);
 
   const mapping::Mapping candidate =
       mapping::run_chain(o.mapping.algorithm, mapping::all_algorithms(), p.graph, p.alloc, options);
@@ -168,7 +202,7 @@ void run_place(const PlaceCommand& o) {
                                      gain_needed,
                                      mapping::checks_dor(options, p.alloc.network()),
                                      measured ? choice.dor_loads : std::nullopt,
-                                     p.phases};
+                                     mapping::hedged_phases(options)};
   const std::string refusal = mapping::refusal_of(test, p.graph, p.alloc, candidate, p.launcher);
   const bool placed = refusal.empty();
   mapping::Mapping chosen = placed ? candidate : p.launcher;
@@ -193,8 +227,7 @@ void run_place(const PlaceCommand& o) {
 
   const auto model = topology::make_routing_model(p.alloc.network(), options.routing);
   std::printf("profile    %s (%d processes on %d nodes%s)\n", o.profile.c_str(), p.graph.num_tasks(),
-              p.alloc.num_nodes(),
-              p.phases.empty() ? "" : (", " + std::to_string(p.phases.size()) + " phases").c_str());
+              p.alloc.num_nodes(), phases_note(p, scored_on_phases).c_str());
   std::printf("algorithm  %s\n", algorithm_label(o.mapping.algorithm, choice).c_str());
   if (!choice.detail.empty()) std::printf("portfolio  %s\n", choice.detail.c_str());
   std::printf("objective  %s: %.10g (launcher's order) -> %.10g (mapped)\n", objective.description().c_str(), before,
@@ -233,6 +266,12 @@ void add_place_command(CLI::App& app) {
                       "relative gain the mapping needs to replace the launcher's order (default RANKMAP_MIN_GAIN, "
                       "else 0.02)");
   command->add_flag("--no-phases", options->no_phases, "ignore PREFIX.phase<k>.mtx: map on the whole graph");
+  command
+      ->add_option("--phases-as", options->phases_as,
+                   "objective: score mappings on the sum of the phases' MCLs; hedge: score them on the whole graph "
+                   "and refuse one that raises the phases' load under the network's static routing (default: "
+                   "objective for phases marked with MPI_Pcontrol, hedge for phases found from steps or time)")
+      ->check(CLI::IsMember({"objective", "hedge"}));
   command->add_option("--mapping-output", options->mapping_output,
                       "also write the mapping the launcher file realises (a mapping file on PREFIX.coords)");
   add_mapping_options(*command, options->mapping);

@@ -55,7 +55,7 @@ CONFIGS = {
     # 4,096 ranks: one simulation takes CPU minutes and about 3.5 GB, so only a few programs and mappings.
     "8x8x8-ppn8": {"kind": "full", "topology": "torus:8x8x8", "ppn": 8, "programs": ["halo3d", "cg"],
                    "mappings": ["identity", "dimorder:TABC", "mahd+refine", "rahtm", "scotch", "treematch",
-                                "auto@200ms", "auto@10s"]},
+                                "auto@200ms", "auto@10s", "auto@200ms~hedge", "auto@10s~hedge"]},
 }
 DEFAULT_CONFIGS = ["8x8x8", "4x4x4x4x2", "fragmented"]
 
@@ -81,9 +81,12 @@ PHASED_ALGOS = [("auto@10s~phases", [], BUDGET_MS["auto@10s~phases"]),
 # The default given phases found without the program's help (step_phases.py: a rank's sends between two
 # completions of a receive are a step; steps between the same pairs of ranks are one phase), for every
 # program with --step-phases: name, options, budget. The @dor rows are told that the simulated torus
-# routes dimension-ordered.
+# routes dimension-ordered. The ~hedge rows are what `rankmap place` does by default with a profile's
+# phases found from steps: the whole graph is the objective, and the phases only hedge
+# (`--phases-as hedge`: auto refuses a candidate that raises their load under the static routing).
 STEP_ALGOS = [("auto@200ms~steps", [], "200"), ("auto@10s~steps", [], "10000"),
-              ("auto@200ms@dor~steps", ["--routing", "dor"], "200"), ("auto@10s@dor~steps", ["--routing", "dor"], "10000")]
+              ("auto@200ms@dor~steps", ["--routing", "dor"], "200"), ("auto@10s@dor~steps", ["--routing", "dor"], "10000"),
+              ("auto@200ms~hedge", ["--phases-as", "hedge"], "200"), ("auto@10s~hedge", ["--phases-as", "hedge"], "10000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)
@@ -281,6 +284,27 @@ class Experiment:
                                  f"{status.stderr[-2000:]}")
         return ",".join(numbered_phases(prefix))
 
+    def step_trace(self, program, tasks, workdir):
+        """Where the identity run that records the graph also writes SimGrid's trace, when the step
+        rows need phases that --step-phases does not have yet; else None."""
+        if not self.step_phases or numbered_phases(os.path.join(self.step_phases, f"{program}-{tasks}", "step")):
+            return None
+        folder = os.path.join(workdir, "trace")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        return os.path.join(folder, "trace.txt")
+
+    def find_step_phases(self, program, tasks, trace, graph):
+        """step_phases.py on the identity run's trace, into --step-phases; the trace is then removed."""
+        prefix = os.path.join(self.step_phases, f"{program}-{tasks}", "step")
+        os.makedirs(os.path.dirname(prefix), exist_ok=True)
+        log(f"finding the step phases of {program} on {tasks} ranks in its trace")
+        status = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "step_phases.py"),
+                                 "--trace", trace, "--graph", graph, "--out", prefix], capture_output=True, text=True)
+        if status.returncode != 0:
+            raise SystemExit(f"experiment: step_phases.py failed on {program}:\n{status.stderr[-2000:]}")
+        shutil.rmtree(os.path.dirname(trace))
+
     def step_phase_files(self, program, tasks):
         """The phases step_phases.py found in the program's trace, comma-separated."""
         prefix = os.path.join(self.step_phases, f"{program}-{tasks}", "step")
@@ -426,10 +450,12 @@ class Experiment:
         row.update({"config": key[0], "program": key[1], "mapping": key[2]})
         self.metrics.add(row)
 
-    def simulate(self, key, plat, program, hosts, graph=None):
+    def simulate(self, key, plat, program, hosts, graph=None, trace=None):
         binary, args = PROGRAMS[program]
         digest = file_digest(hosts)
-        for row in self.results.rows.values():
+        # A run that records the graph is simulated even when another row has its host file (in
+        # the results of an earlier folder), since no earlier row left the graph here.
+        for row in self.results.rows.values() if graph is None else ():
             if row["config"] == key[0] and row["program"] == key[1] and row.get("hostfile_sha1") == digest:
                 copy = dict(row, mapping=key[2], same_placement_as=row["mapping"])
                 self.results.add(copy)
@@ -441,7 +467,7 @@ class Experiment:
             self.stopped = True
             return
         log(f"{key}: simulating")
-        result = smpi_run.run(os.path.join(self.bin, binary), plat["xml"], hosts, graph, args)
+        result = smpi_run.run(os.path.join(self.bin, binary), plat["xml"], hosts, graph, args, trace=trace)
         result.update({"config": key[0], "program": key[1], "mapping": key[2], "hostfile_sha1": digest,
                        "args": " ".join(args)})
         self.results.add(result)
@@ -466,9 +492,12 @@ class Experiment:
             write_mapping(launcher_order, None, "identity", list(range(tasks)))
             hosts = self.host_file(plat, conf, launcher_order, workdir, "launcher", fingerprinted=False)
             self.results.rows.pop((config, program, "identity"), None)
-            self.simulate((config, program, "identity"), plat, program, hosts, graph)
+            trace = self.step_trace(program, tasks, workdir)
+            self.simulate((config, program, "identity"), plat, program, hosts, graph, trace)
             if not os.path.exists(graph):
                 return
+            if trace:
+                self.find_step_phases(program, tasks, trace, graph)
         for name in self.mapping_names(conf, program):
             if self.stopped:
                 return

@@ -102,7 +102,7 @@ def main():
     run1 = run(launcher + ["-n", str(args.np)] +
                env_flags(args.mpi, {"LD_PRELOAD": args.preload, "RANKMAP_COORDS": args.coords,
                                     "RANKMAP_PROFILE": prefix}) + program, "run 1 (profile)")
-    for ext in ("mtx", "coords", "hosts", "summary"):
+    for ext in ("mtx", "coords", "hosts", "summary", "phase1.mtx"):
         if not os.path.exists(f"{prefix}.{ext}"):
             sys.exit(f"place_and_rerun: run 1 wrote no {prefix}.{ext}")
 
@@ -112,6 +112,14 @@ def main():
                  "--mapping-output", placed_map, "--time-budget-ms", "2000"], "rankmap place")
     if "decision   placed by the mapping" not in place:
         sys.exit("place_and_rerun: rankmap place kept the launcher's order; the rerun would test nothing")
+    # By default the profile's phases are found from steps, and they only hedge: the halo's one
+    # blocking MPI_Sendrecv per direction makes a phase each, and scored on them nothing gains.
+    if not re.search(r"phases found by steps, a hedge only: scored on the whole graph", place):
+        sys.exit("place_and_rerun: rankmap place did not take the default profile's phases as a hedge:\n" + place)
+    scored = run([args.rankmap, "place", "--profile", prefix, "--format", fmt, "-o", launch_file + ".phased",
+                  "--phases-as", "objective", "--time-budget-ms", "500"], "rankmap place --phases-as objective")
+    if not re.search(r"phases found by steps, scored on them", scored):
+        sys.exit("place_and_rerun: --phases-as objective did not score on the phases:\n" + scored)
     slot_of = read_mapping(placed_map)
     if slot_of == list(range(len(slot_of))):
         sys.exit("place_and_rerun: the placed mapping is the identity")

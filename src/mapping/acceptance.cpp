@@ -32,7 +32,11 @@ topology::RoutingKind static_routing_of(const topology::Network& network) {
 
 bool checks_dor(const MapOptions& options, const topology::Network& network) {
   return options.objective == Objective::mcl && !options.routing_stated &&
-         options.routing.on(network).kind != static_routing_of(network);
+         (options.routing.on(network).kind != static_routing_of(network) || !hedged_phases(options).empty());
+}
+
+std::span<const graph::CommGraph> hedged_phases(const MapOptions& options) {
+  return options.phases.empty() ? options.hedge_phases : options.phases;
 }
 
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,

@@ -409,7 +409,7 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), phases_(options.phases), active_(checks_dor(options, alloc.network())) {
+      : graph_(graph), alloc_(alloc), phases_(hedged_phases(options)), active_(checks_dor(options, alloc.network())) {
     if (active_) static_model_ = static_routing_model(alloc.network());
   }
   bool active() const { return active_; }

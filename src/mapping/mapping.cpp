@@ -50,11 +50,11 @@ Mapping run_chain(std::string_view chain, std::span<const AlgorithmInfo> algorit
   if (graph.num_tasks() != alloc.num_slots())
     throw InputError("mapping: the graph has " + std::to_string(graph.num_tasks()) + " tasks but the allocation " +
                      std::to_string(alloc.num_slots()) + " slots");
-  for (std::size_t p = 0; p < options.phases.size(); ++p)
-    if (options.phases[p].num_tasks() != graph.num_tasks())
-      throw InputError("mapping: phase " + std::to_string(p + 1) + " has " +
-                       std::to_string(options.phases[p].num_tasks()) + " tasks but the graph " +
-                       std::to_string(graph.num_tasks()));
+  for (std::span<const graph::CommGraph> phases : {options.phases, options.hedge_phases})
+    for (std::size_t p = 0; p < phases.size(); ++p)
+      if (phases[p].num_tasks() != graph.num_tasks())
+        throw InputError("mapping: phase " + std::to_string(p + 1) + " has " + std::to_string(phases[p].num_tasks()) +
+                         " tasks but the graph " + std::to_string(graph.num_tasks()));
   std::vector<std::pair<const AlgorithmInfo*, std::string_view>> stages;
   for (std::string_view stage : chain_stages(chain)) {
     const AlgorithmInfo* info = find_algorithm(algorithms, stage);

@@ -58,9 +58,9 @@ void apply_reorder(Config& c, std::string_view v) {
 void apply_profile(Config& c, std::string_view v) { c.profile_prefix = std::string(v); }
 
 void apply_profile_phases(Config& c, std::string_view v) {
-  if (v.empty() || v == "none")
+  if (v == "none")
     c.profile_phases = {};
-  else if (v == "steps")
+  else if (v.empty() || v == "steps")
     c.profile_phases = {PhaseRule::Kind::steps, 0};
   else if (v == "pcontrol")
     c.profile_phases = {PhaseRule::Kind::pcontrol, 0};
@@ -69,7 +69,7 @@ void apply_profile_phases(Config& c, std::string_view v) {
     if (!(seconds > 0)) throw InputError("'" + std::string(v) + "': the window must be longer than 0 seconds");
     c.profile_phases = {PhaseRule::Kind::time, seconds};
   } else {
-    throw InputError("'" + std::string(v) + "': expected none, steps, pcontrol or time:SECONDS");
+    throw InputError("'" + std::string(v) + "': expected steps, pcontrol, time:SECONDS or none");
   }
 }
 
@@ -155,9 +155,9 @@ constexpr OptionInfo kOptions[] = {
      "PREFIX: count the bytes each process sends to each other one and write PREFIX.mtx and PREFIX.coords "
      "at MPI_Finalize",
      &apply_profile},
-    {"RANKMAP_PROFILE_PHASES", "string", "none",
+    {"RANKMAP_PROFILE_PHASES", "string", "steps",
      "with RANKMAP_PROFILE: steps (phases found from when processes wait), pcontrol (each MPI_Pcontrol call "
-     "starts a phase) or time:SECONDS (fixed windows); adds PREFIX.phase<k>.mtx",
+     "starts a phase), time:SECONDS (fixed windows) or none; adds PREFIX.phase<k>.mtx unless none",
      &apply_profile_phases},
 };
 
@@ -171,6 +171,16 @@ std::vector<std::string> rankmap_variables_in_environment() {
 }
 
 }  // namespace
+
+std::string phase_rule_name(PhaseRule::Kind kind) {
+  switch (kind) {
+    case PhaseRule::Kind::none: return "";
+    case PhaseRule::Kind::pcontrol: return "pcontrol";
+    case PhaseRule::Kind::time: return "time";
+    case PhaseRule::Kind::steps: return "steps";
+  }
+  return "";
+}
 
 std::span<const OptionInfo> options() { return kOptions; }
 

@@ -46,11 +46,14 @@ struct Config {
   int threads = 0;  ///< RANKMAP_THREADS: a count, or 0 for automatic (mapping_threads.hpp)
   double min_gain = 0.02;
   std::string profile_prefix;  ///< empty for no traffic profile
-  /// none by default, not steps: a halo exchange made of one blocking MPI_Sendrecv per direction has
-  /// a step per direction, and summed over them the objective sees no gain where the aggregate
-  /// graph halves the MCL (docs/runtime.md, "Phases from steps").
-  PhaseRule profile_phases;
+  /// steps by default: `rankmap place` scores on the whole graph and uses phases found from steps to
+  /// refuse a mapping that would load them more under the static routing, which made BT's sweeps
+  /// slower on SimGrid's torus (docs/runtime.md, "Phases from steps").
+  PhaseRule profile_phases{PhaseRule::Kind::steps, 0};
 };
+
+/// The RANKMAP_PROFILE_PHASES word for a rule's kind (`steps`, `pcontrol`, `time`), empty for none.
+std::string phase_rule_name(PhaseRule::Kind kind);
 
 /// `dist_graph`, `cart`, `graph`, `all` or `none` as one word for messages.
 std::string reorder_setting_for(ReorderCall call);

@@ -21,8 +21,11 @@ struct SentTraffic {
 /// Everything rank 0 holds at MPI_Finalize.
 struct GatheredProfile {
   int processes = 0;
-  int phases = 1;                            ///< 1 without RANKMAP_PROFILE_PHASES
-  bool phased = false;                       ///< write PREFIX.phase<k>.mtx
+  int phases = 1;  ///< 1 without RANKMAP_PROFILE_PHASES
+  /// How the phases were found, as RANKMAP_PROFILE_PHASES names it (pcontrol, time or steps); empty
+  /// without phases. Phase files are written when set, and the summary names it, so that `rankmap
+  /// place` knows whether the program marked them itself.
+  std::string phase_rule;
   std::vector<SentTraffic> sends;            ///< world ranks, any order
   std::vector<CollectiveCount> collectives;  ///< summed over processes, one per (operation, size)
   std::optional<Placement> placement;        ///< the world placement, when every process was located

@@ -127,6 +127,21 @@ TEST(Acceptance, FatTreesAndDragonfliesNeedNoHedgeUnderTheirDefaultRouting) {
   }
 }
 
+TEST(Acceptance, HedgePhasesBringTheHedgeWhereTheDefaultRoutingIsAlreadyStatic) {
+  const PhasedTradeOff t;
+  const topology::Network fat_tree = topology::Network::parse("fattree:2;4,4;1,2;1,1");
+  MapOptions options;
+  options.hedge_phases = t.phases;
+  EXPECT_TRUE(checks_dor(options, fat_tree)) << "found phases are checked under d-mod-k too";
+  EXPECT_EQ(hedged_phases(options).size(), 2u);
+  options.routing_stated = true;
+  EXPECT_FALSE(checks_dor(options, fat_tree)) << "a named routing is the user's word";
+  // Phases that are the objective are the ones the hedge sums over.
+  const std::vector<graph::CommGraph> objective_phases{t.graph};
+  options.phases = objective_phases;
+  EXPECT_EQ(hedged_phases(options).size(), 1u);
+}
+
 TEST(Acceptance, TooSmallAGainIsRefusedFirst) {
   const TradeOff t;
   const AcceptanceTest small_gain{1.0, 0.99, 0.02, false, {}, {}};

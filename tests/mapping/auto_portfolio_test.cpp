@@ -358,6 +358,29 @@ TEST(Auto, TimedWithPhasesIsExactAndNoWorseThanTheLauncherOrder) {
   EXPECT_LE(choice.objectives->chosen, metrics::phased_max_channel_load(phases, a, identity_mapping(64), *dor));
 }
 
+// Phases found from steps only hedge: auto scores on the whole graph, and refuses what loads the
+// phases more under the static routing. Two phases on a line of four nodes (found by random search
+// of small cases): the launcher's order's whole graph loads its busiest channel 3, and so do its
+// phases summed; each of the four mappings that load the whole graph less loads the phases more.
+TEST(Auto, HedgePhasesKeepTheWholeGraphAsObjectiveAndRefuseWhatLoadsThemMore) {
+  const std::vector<graph::CommGraph> phases{graph::CommGraph::from_edges(4, {{3, 1, 1}, {1, 2, 1}, {1, 0, 1}}),
+                                             graph::CommGraph::from_edges(4, {{1, 3, 1}, {0, 3, 1}, {2, 0, 1}})};
+  const auto g = testing::summed_phases(phases);
+  const Allocation a = Allocation::full(Grid::parse("mesh:4"), 1);
+  const Mapping unhedged = run_auto(g, a, {}, "auto:attempts=100");
+  ASSERT_LT(mcl(g, a, unhedged), 3) << "the whole graph no longer gains";
+  ASSERT_GT(dor_max_channel_load(g, a, unhedged, phases), 3) << "the instance no longer tests a refusal";
+  Choice choice;
+  MapOptions options;
+  options.choice = &choice;
+  options.hedge_phases = phases;
+  const Mapping hedged = run_auto(g, a, options, "auto:attempts=100");
+  EXPECT_LE(dor_max_channel_load(g, a, hedged, phases), 3);
+  ASSERT_TRUE(choice.objectives);
+  EXPECT_EQ(choice.objectives->chosen, mcl(g, a, hedged)) << "the objective is the whole graph's MCL";
+  EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under the network's static routing"));
+}
+
 // The hedge routes two starts at once on two threads; with `attempts=N` what it refuses and keeps
 // must not depend on that, and nothing anneals.
 TEST(Auto, TheHedgeRefusesAndKeepsAlikeOnOneAndTwoThreads) {

@@ -43,7 +43,7 @@ TEST(Config, DefaultsAreThoseOfDesignSection9) {
   EXPECT_TRUE(r.config.report.empty());
   EXPECT_EQ(r.config.reorder, reorder_none);
   EXPECT_TRUE(r.config.profile_prefix.empty());
-  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::none);
+  EXPECT_EQ(r.config.profile_phases.kind, PhaseRule::Kind::steps);
   EXPECT_TRUE(r.warnings.empty());
 }
 

@@ -40,7 +40,7 @@ class ProfileFiles : public ::testing::Test {
     GatheredProfile p;
     p.processes = 4;
     p.phases = 2;
-    p.phased = true;
+    p.phase_rule = "pcontrol";
     p.sends = {{1, 1, 0, {100, 2}}, {1, 2, 0, {50, 1}}, {0, 1, 3, {8, 1}}, {2, 1, 2, {999, 1}}};
     p.collectives = {{CollectiveOp::allreduce, 4, 4, 64}};
     p.placement = Placement{Placement::Mode::network,
@@ -75,7 +75,10 @@ TEST_F(ProfileFiles, GraphsPhasesAndAllocationReadBack) {
   EXPECT_FALSE(std::filesystem::exists(prefix_ + ".launch.map"));
 
   const std::string summary = slurp(prefix_ + ".summary");
-  EXPECT_THAT(summary, HasSubstr("processes 4\nphases 2\nedges 2\np2p_bytes 158\np2p_messages 5\nself_bytes 999\n"));
+  EXPECT_THAT(
+      summary,
+      HasSubstr(
+          "processes 4\nphases 2\nphase_rule pcontrol\nedges 2\np2p_bytes 158\np2p_messages 5\nself_bytes 999\n"));
   EXPECT_THAT(summary, HasSubstr("collective_bytes 64\ncollective_calls 4\n"));
   EXPECT_THAT(summary, HasSubstr("collective allreduce size=4 calls=4 bytes=64\n"));
 }
@@ -94,7 +97,7 @@ TEST_F(ProfileFiles, RoundRobinLaunchIsRecorded) {
 TEST_F(ProfileFiles, WithoutPlacementOnlyTheGraphs) {
   GatheredProfile p = profile({0, 0, 1, 1});
   p.placement.reset();
-  p.phased = false;
+  p.phase_rule.clear();
   p.placement_failure = "rank 3 could not locate itself";
   const std::string line = write_profile(prefix_, p);
   EXPECT_THAT(line, HasSubstr("wrote " + prefix_ + ".{mtx,summary}; no allocation: rank 3 could not locate itself"));

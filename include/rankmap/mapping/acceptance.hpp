@@ -38,11 +38,14 @@ struct AcceptanceTest {
   std::span<const graph::CommGraph> phases;
 };
 
-/// Whether the hedge applies: the objective is MCL, the user named no routing, and the network's
-/// default routing is not already its static one (it is on fat-trees and dragonflies), so the
-/// static routing is checked too. The one statement of the condition, for auto, the runtime's
-/// decision and `rankmap place`.
+/// Whether the hedge applies: the objective is MCL, the user named no routing, and either the
+/// network's default routing is not already its static one (it is on fat-trees and dragonflies), so
+/// the static routing is checked too, or there are hedge phases to sum the static routing's load
+/// over. The one statement of the condition, for auto, the runtime's decision and `rankmap place`.
 bool checks_dor(const MapOptions& options, const topology::Network& network);
+
+/// The phases the hedge sums over: the objective's phases, else the hedge's own (MapOptions).
+std::span<const graph::CommGraph> hedged_phases(const MapOptions& options);
 
 /// The maximum channel load under the network's static routing: dimension-ordered (dimension 0
 /// first) on a torus or mesh, SimGrid's d-mod-k on a fat-tree, SimGrid's minimal on a dragonfly;

@@ -68,6 +68,14 @@ struct MapOptions {
   /// then the sum of the phases' MCLs (metrics::phased_max_channel_load): refine searches on it, and
   /// mahd, emahd and dimorder-best pick their candidates by it. The other algorithms use the graph.
   std::span<const graph::CommGraph> phases;
+  /// Optional, and only read when `phases` is empty: phases the program was seen to run in but did
+  /// not mark itself (RANKMAP_PROFILE_PHASES=steps or time). The objective stays the whole graph, and
+  /// the routing hedge sums the static routing's load over these phases instead (acceptance.hpp).
+  /// Found phases can split one exchange that overlaps on a real network: a halo of one blocking
+  /// MPI_Sendrecv per direction becomes a phase per direction, and summed over them the objective
+  /// saw no gain where the whole graph's MCL halves; as a hedge they still refuse what made BT's
+  /// sweeps slower (docs/runtime.md, "Phases the program did not mark").
+  std::span<const graph::CommGraph> hedge_phases;
   std::function<void(double done_fraction)> progress;  ///< optional, called from the calling thread
   /// Optional: where an algorithm that chooses among candidates says which one it kept and why.
   Choice* choice = nullptr;
