@@ -166,11 +166,15 @@ std::string launch_hint(launch::LauncherFormat format, const std::string& file) 
   return "";
 }
 
-std::string phases_note(const Profile& p, bool scored_on_phases) {
+/// How the phases were used, for the profile line. Hedge phases go unused when the hedge does not
+/// apply (a named routing, or another objective than MCL), which the user should see.
+std::string phases_note(const Profile& p, const mapping::MapOptions& options) {
   if (p.phases.empty()) return "";
   const std::string found = p.phase_rule.empty() ? "" : " found by " + p.phase_rule;
-  return ", " + std::to_string(p.phases.size()) + " phases" + found +
-         (scored_on_phases ? ", scored on them" : ", a hedge only: scored on the whole graph");
+  const char* use = !options.phases.empty()                           ? ", scored on them"
+                    : mapping::checks_dor(options, p.alloc.network()) ? ", a hedge only: scored on the whole graph"
+                                                                      : ", unused: the hedge needs MCL and no named routing";
+  return ", " + std::to_string(p.phases.size()) + " phases" + found + use;
 }
 
 void print_change(const char* name, double before, double after) {
@@ -182,8 +186,7 @@ void run_place(const PlaceCommand& o) {
   mapping::MapOptions options = map_options_of(o.mapping);
   const double gain_needed = min_gain(o);
   const Profile p = load_profile(o);
-  const bool scored_on_phases = phases_are_objective(o, p);
-  (scored_on_phases ? options.phases : options.hedge_phases) = p.phases;
+  (phases_are_objective(o, p) ? options.phases : options.hedge_phases) = p.phases;
   options.initial = &p.launcher;
   mapping::Choice choice;
   options.choice = &choice;
@@ -227,7 +230,7 @@ void run_place(const PlaceCommand& o) {
 
   const auto model = topology::make_routing_model(p.alloc.network(), options.routing);
   std::printf("profile    %s (%d processes on %d nodes%s)\n", o.profile.c_str(), p.graph.num_tasks(),
-              p.alloc.num_nodes(), phases_note(p, scored_on_phases).c_str());
+              p.alloc.num_nodes(), phases_note(p, options).c_str());
   std::printf("algorithm  %s\n", algorithm_label(o.mapping.algorithm, choice).c_str());
   if (!choice.detail.empty()) std::printf("portfolio  %s\n", choice.detail.c_str());
   std::printf("objective  %s: %.10g (launcher's order) -> %.10g (mapped)\n", objective.description().c_str(), before,
