@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <rankmap/graph/matrix_market.hpp>
+#include <rankmap/graph/profile_summary.hpp>
 #include <rankmap/launch/launcher_file.hpp>
 #include <rankmap/mapping/acceptance.hpp>
 #include <rankmap/mapping/mapping_file.hpp>
@@ -16,8 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <limits>
 #include <memory>
 
 namespace rankmap::tools {
@@ -42,9 +41,7 @@ struct PlaceCommand {
 struct Profile {
   graph::CommGraph graph;
   std::vector<graph::CommGraph> phases;
-  /// How PREFIX.summary says the phases were found (its phase_rule); empty when it does not say, as
-  /// in profiles written before it did, whose phases stay the objective they were then.
-  std::string phase_rule;
+  graph::PhaseOrigin phase_origin = graph::PhaseOrigin::unstated;  ///< PREFIX.summary's phase_rule
   topology::Allocation alloc;
   mapping::Mapping launcher;
   std::vector<std::string> hosts;
@@ -62,25 +59,6 @@ std::vector<graph::CommGraph> recorded_phases(const std::string& prefix, TaskId 
       throw InputError(path + ": the phase has " + std::to_string(phases.back().num_tasks()) +
                        " processes but the profile " + std::to_string(tasks));
   }
-}
-
-/// The phase_rule line of PREFIX.summary, or "" when there is none.
-std::string summary_phase_rule(const std::string& prefix) {
-  std::ifstream in(prefix + ".summary");
-  std::string key, value;
-  while (in >> key) {
-    if (key == "phase_rule" && in >> value) return value;
-    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  return "";
-}
-
-/// Whether the phases are the objective: phases the program marked with MPI_Pcontrol say how it
-/// runs, so the mapping is scored on them; phases found from steps or time windows only hedge, since
-/// they can split one exchange that overlaps on the network (MapOptions::hedge_phases).
-bool phases_are_objective(const PlaceCommand& o, const Profile& p) {
-  if (!o.phases_as.empty()) return o.phases_as == "objective";
-  return p.phase_rule.empty() || p.phase_rule == "pcontrol";
 }
 
 /// --hosts, else PREFIX.hosts, else the allocation file's names; one per node.
@@ -109,7 +87,7 @@ Profile load_profile(const PlaceCommand& o) {
     throw InputError(o.profile + ".mtx: the profile has " + std::to_string(p.graph.num_tasks()) + " processes but " +
                      o.profile + ".coords " + std::to_string(p.alloc.num_slots()) + " slots");
   if (!o.no_phases) p.phases = recorded_phases(o.profile, p.graph.num_tasks());
-  p.phase_rule = summary_phase_rule(o.profile);
+  if (exists(o.profile + ".summary")) p.phase_origin = graph::read_phase_origin(o.profile + ".summary");
   const std::string launch_map = o.profile + ".launch.map";
   if (exists(launch_map)) {
     mapping::MappingFile file = mapping::read_mapping_file(launch_map);
@@ -170,7 +148,8 @@ std::string launch_hint(launch::LauncherFormat format, const std::string& file) 
 /// apply (a named routing, or another objective than MCL), which the user should see.
 std::string phases_note(const Profile& p, const mapping::MapOptions& options) {
   if (p.phases.empty()) return "";
-  const std::string found = p.phase_rule.empty() ? "" : " found by " + p.phase_rule;
+  const std::string_view origin = graph::to_string(p.phase_origin);
+  const std::string found = origin.empty() ? "" : " found by " + std::string(origin);
   const char* use = !options.phases.empty()                           ? ", scored on them"
                     : mapping::checks_dor(options, p.alloc.network()) ? ", a hedge only: scored on the whole graph"
                                                                       : ", unused: the hedge needs MCL and no named routing";
@@ -186,7 +165,9 @@ void run_place(const PlaceCommand& o) {
   mapping::MapOptions options = map_options_of(o.mapping);
   const double gain_needed = min_gain(o);
   const Profile p = load_profile(o);
-  (phases_are_objective(o, p) ? options.phases : options.hedge_phases) = p.phases;
+  const bool objective_phases =
+      o.phases_as.empty() ? graph::phases_are_objective(p.phase_origin) : o.phases_as == "objective";
+  (objective_phases ? options.phases : options.hedge_phases) = p.phases;
   options.initial = &p.launcher;
   mapping::Choice choice;
   options.choice = &choice;
