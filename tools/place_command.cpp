@@ -144,15 +144,15 @@ std::string launch_hint(launch::LauncherFormat format, const std::string& file) 
   return "";
 }
 
-/// How the phases were used, for the profile line. Hedge phases go unused when the hedge does not
-/// apply (a named routing, or another objective than MCL), which the user should see.
+/// How the phases were used, for the profile line. Hedge phases go unused under hop-bytes, which
+/// the user should see.
 std::string phases_note(const Profile& p, const mapping::MapOptions& options) {
   if (p.phases.empty()) return "";
   const std::string_view origin = graph::to_string(p.phase_origin);
   const std::string found = origin.empty() ? "" : " found by " + std::string(origin);
   const char* use = !options.phases.empty()                           ? ", scored on them"
                     : mapping::checks_dor(options, p.alloc.network()) ? ", a hedge only: scored on the whole graph"
-                                                                      : ", unused: the hedge needs MCL and no named routing";
+                                                                      : ", unused: the hedge needs the MCL objective";
   return ", " + std::to_string(p.phases.size()) + " phases" + found + use;
 }
 
@@ -186,7 +186,9 @@ void run_place(const PlaceCommand& o) {
                                      gain_needed,
                                      mapping::checks_dor(options, p.alloc.network()),
                                      measured ? choice.dor_loads : std::nullopt,
-                                     mapping::hedged_phases(options)};
+                                     mapping::hedged_phases(options),
+                                     options.routing_stated ? mapping::hedge_routing_model(options, p.alloc.network())
+                                                            : nullptr};
   const std::string refusal = mapping::refusal_of(test, p.graph, p.alloc, candidate, p.launcher);
   const bool placed = refusal.empty();
   mapping::Mapping chosen = placed ? candidate : p.launcher;

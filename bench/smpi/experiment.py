@@ -83,10 +83,13 @@ PHASED_ALGOS = [("auto@10s~phases", [], BUDGET_MS["auto@10s~phases"]),
 # program with --step-phases: name, options, budget. The @dor rows are told that the simulated torus
 # routes dimension-ordered. The ~hedge rows are what `rankmap place` does by default with a profile's
 # phases found from steps: the whole graph is the objective, and the phases only hedge
-# (`--phases-as hedge`: auto refuses a candidate that raises their load under the static routing).
+# (`--phases-as hedge`: auto refuses a candidate that raises their load under the static routing,
+# or with @dor under the routing named).
 STEP_ALGOS = [("auto@200ms~steps", [], "200"), ("auto@10s~steps", [], "10000"),
               ("auto@200ms@dor~steps", ["--routing", "dor"], "200"), ("auto@10s@dor~steps", ["--routing", "dor"], "10000"),
-              ("auto@200ms~hedge", ["--phases-as", "hedge"], "200"), ("auto@10s~hedge", ["--phases-as", "hedge"], "10000")]
+              ("auto@200ms~hedge", ["--phases-as", "hedge"], "200"), ("auto@10s~hedge", ["--phases-as", "hedge"], "10000"),
+              ("auto@200ms@dor~hedge", ["--routing", "dor", "--phases-as", "hedge"], "200"),
+              ("auto@10s@dor~hedge", ["--routing", "dor", "--phases-as", "hedge"], "10000")]
 # A mapper still running this long after its budget is stopped, and the row says so.
 MAP_TIMEOUT_S = 240
 # The random reference placement makes every flow long and the simulation slow; the sweeps (bt, sp)

@@ -31,8 +31,15 @@ topology::RoutingKind static_routing_of(const topology::Network& network) {
 }  // namespace
 
 bool checks_dor(const MapOptions& options, const topology::Network& network) {
-  return options.objective == Objective::mcl && !options.routing_stated &&
-         (options.routing.on(network).kind != static_routing_of(network) || !hedged_phases(options).empty());
+  if (options.objective != Objective::mcl) return false;
+  if (options.phases.empty() && !options.hedge_phases.empty()) return true;
+  return !options.routing_stated && options.routing.on(network).kind != static_routing_of(network);
+}
+
+std::shared_ptr<const topology::RoutingModel> hedge_routing_model(const MapOptions& options,
+                                                                  const topology::Network& network) {
+  return options.routing_stated ? topology::shared_routing_model(network, options.routing)
+                                : static_routing_model(network);
 }
 
 std::span<const graph::CommGraph> hedged_phases(const MapOptions& options) {
@@ -52,24 +59,32 @@ std::shared_ptr<const topology::RoutingModel> static_routing_model(const topolog
 
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
-                                           const std::function<bool()>& should_stop) {
-  return metrics::phased_max_channel_load(metrics::phases_or_whole(graph, phases), alloc, slot_of,
-                                          *static_routing_model(alloc.network()), should_stop);
+                                           const std::function<bool()>& should_stop,
+                                           const topology::RoutingModel* routing) {
+  const auto phased = metrics::phases_or_whole(graph, phases);
+  if (routing) return metrics::phased_max_channel_load(phased, alloc, slot_of, *routing, should_stop);
+  return metrics::phased_max_channel_load(phased, alloc, slot_of, *static_routing_model(alloc.network()), should_stop);
 }
 
 std::string refusal_of(const AcceptanceTest& test, const graph::CommGraph& graph, const topology::Allocation& alloc,
                        std::span<const SlotId> candidate, std::span<const SlotId> launcher) {
   if (!(test.after < test.before * (1 - test.min_gain))) return "gain below RANKMAP_MIN_GAIN";
   if (!test.check_dor) return "";
-  const double dor_before =
-      test.known_dor ? test.known_dor->launcher : dor_max_channel_load(graph, alloc, launcher, test.phases);
-  const double dor_after =
-      test.known_dor ? test.known_dor->chosen : dor_max_channel_load(graph, alloc, candidate, test.phases);
+  const auto load = [&](std::span<const SlotId> slot_of) {
+    return *dor_max_channel_load(graph, alloc, slot_of, test.phases, [] { return false; }, test.routing.get());
+  };
+  const double dor_before = test.known_dor ? test.known_dor->launcher : load(launcher);
+  const double dor_after = test.known_dor ? test.known_dor->chosen : load(candidate);
   if (!raises_load(dor_after, dor_before)) return "";
   char text[200];
-  std::snprintf(text, sizeof text, "raises the MCL under %s routing%s (%.4g -> %.4g; no routing named)",
-                static_routing_name(alloc.network()), test.phases.empty() ? "" : ", summed over the phases",
-                dor_before, dor_after);
+  if (test.routing)
+    std::snprintf(text, sizeof text, "raises the MCL under the named routing (%s)%s (%.4g -> %.4g)",
+                  test.routing->name().c_str(), test.phases.empty() ? "" : ", summed over the phases", dor_before,
+                  dor_after);
+  else
+    std::snprintf(text, sizeof text, "raises the MCL under %s routing%s (%.4g -> %.4g; no routing named)",
+                  static_routing_name(alloc.network()), test.phases.empty() ? "" : ", summed over the phases",
+                  dor_before, dor_after);
   return text;
 }
 

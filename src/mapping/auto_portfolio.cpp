@@ -394,7 +394,9 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
 /// launcher's order itself always passes. The loads it measures go to Choice::dor_loads, so that the
 /// runtime's do-no-harm test does not route the same two mappings again. With phases the loads are
 /// summed over them, as the objective is: BT's aggregate graph hid that every sweep direction of
-/// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02).
+/// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02). Hedge phases
+/// (MapOptions::hedge_phases) bring the hedge also where the routing is named, under that routing:
+/// the whole graph is the objective then, and a mapping it prefers can load every phase more.
 ///
 /// A timed auto routes the launcher's order up front, beside its scoring when there is a second
 /// thread, and keeps as much time for checking the winner (more when routings are cheap:
@@ -409,8 +411,12 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
 class DorHedge {
  public:
   DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph), alloc_(alloc), phases_(hedged_phases(options)), active_(checks_dor(options, alloc.network())) {
-    if (active_) static_model_ = static_routing_model(alloc.network());
+      : graph_(graph),
+        alloc_(alloc),
+        phases_(hedged_phases(options)),
+        active_(checks_dor(options, alloc.network())),
+        named_routing_(options.routing_stated) {
+    if (active_) model_ = hedge_routing_model(options, alloc.network());
   }
   bool active() const { return active_; }
   /// Routes the launcher's order (when active) within `deadline` and returns how long that took, in
@@ -459,7 +465,9 @@ class DorHedge {
   /// What first_passing() refused, in words for Choice::detail.
   std::string refusals() const {
     std::string text;
-    if (!refused_.empty()) text += "; refused for raising the MCL under the network's static routing:";
+    if (!refused_.empty())
+      text += named_routing_ ? "; refused for raising the phases' MCL under the named routing:"
+                             : "; refused for raising the MCL under the network's static routing:";
     for (const std::string& name : refused_) text += ' ' + name;
     if (!unchecked_.empty()) text += "; refused for want of time to route them statically:";
     for (const std::string& name : unchecked_) text += ' ' + name;
@@ -486,9 +494,9 @@ class DorHedge {
     std::atomic<std::size_t> first_pass{ahead.size()};
     detail::parallel_for(ahead.size(), threads, [&](std::size_t j, int) {
       Candidate& c = ranked[ahead[j]];
-      c.dor_load = dor_max_channel_load(graph_, alloc_, c.mapping, phases_, [&] {
-        return first_pass < j || (j > 0 && budget_end && budget_end->passed());
-      });
+      c.dor_load = dor_max_channel_load(
+          graph_, alloc_, c.mapping, phases_,
+          [&] { return first_pass < j || (j > 0 && budget_end && budget_end->passed()); }, model_.get());
       if (!c.dor_load || raises_load(*c.dor_load, launcher_dor)) return;
       std::size_t seen = first_pass;
       while (j < seen && !first_pass.compare_exchange_weak(seen, j)) continue;
@@ -501,7 +509,7 @@ class DorHedge {
                               const std::atomic<bool>* abandoned = nullptr) const {
     const auto passed = [deadline, abandoned] { return (deadline && deadline->passed()) || (abandoned && *abandoned); };
     if (passed()) return std::nullopt;
-    return dor_max_channel_load(graph_, alloc_, m, phases_, passed);
+    return dor_max_channel_load(graph_, alloc_, m, phases_, passed, model_.get());
   }
   double launcher_load() {
     if (!launcher_load_) launcher_load_ = route(identity_mapping(graph_.num_tasks()), nullptr);
@@ -512,10 +520,12 @@ class DorHedge {
   const topology::Allocation& alloc_;
   std::span<const graph::CommGraph> phases_;
   bool active_;
+  bool named_routing_;  ///< only hedge phases bring the hedge then, under that routing
   std::optional<double> launcher_load_;
   std::vector<std::string> refused_, unchecked_;
-  /// Held so that every routing of the hedge shares one model and its route patterns.
-  std::shared_ptr<const topology::RoutingModel> static_model_;
+  /// The hedge's routing (hedge_routing_model), held so that every routing of the hedge shares one
+  /// model and its route patterns.
+  std::shared_ptr<const topology::RoutingModel> model_;
 };
 
 /// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the

@@ -107,7 +107,7 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     const mapping::AcceptanceTest test{d.before, d.after, config.min_gain,
                                        placement.mode != Placement::Mode::nodes_only &&
                                            mapping::checks_dor(map_options_of(config), placement.alloc.network()),
-                                       choice.dor_loads, {}};
+                                       choice.dor_loads, {}, nullptr};
     const std::string why_not = mapping::refusal_of(test, graph, alloc, candidate, identity);
     d.applied = why_not.empty();
     if (!d.applied) d.note = d.note.empty() ? why_not : d.note + "; " + why_not;

@@ -33,7 +33,7 @@ struct TradeOff {
     return metrics::max_channel_load(graph, alloc, slot_of, *topology::make_routing_model(alloc.grid(), routing));
   }
   AcceptanceTest test(bool check_dor) const {
-    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor, {}, {}};
+    return {mcl(launcher, "adaptive"), mcl(candidate, "adaptive"), 0.02, check_dor, {}, {}, nullptr};
   }
 };
 
@@ -88,7 +88,7 @@ TEST(Acceptance, WithPhasesTheStaticRoutingsLoadIsSummedOverThem) {
   EXPECT_DOUBLE_EQ(dor_max_channel_load(t.graph, t.alloc, t.launcher, t.phases), 3);
   EXPECT_DOUBLE_EQ(dor_max_channel_load(t.graph, t.alloc, t.candidate, t.phases), 4);
   // An objective that found a gain (the figures stand for any measure) does not outweigh it.
-  AcceptanceTest test{3, 2, 0.02, true, {}, {}};
+  AcceptanceTest test{3, 2, 0.02, true, {}, {}, nullptr};
   EXPECT_EQ(refusal_of(test, t.graph, t.alloc, t.candidate, t.launcher), "") << "the aggregate hides the loss";
   test.phases = t.phases;
   EXPECT_THAT(refusal_of(test, t.graph, t.alloc, t.candidate, t.launcher),
@@ -135,22 +135,34 @@ TEST(Acceptance, HedgePhasesBringTheHedgeWhereTheDefaultRoutingIsAlreadyStatic) 
   EXPECT_TRUE(checks_dor(options, fat_tree)) << "found phases are checked under d-mod-k too";
   EXPECT_EQ(hedged_phases(options).size(), 2u);
   options.routing_stated = true;
-  EXPECT_FALSE(checks_dor(options, fat_tree)) << "a named routing is the user's word";
+  EXPECT_TRUE(checks_dor(options, fat_tree)) << "hedge phases are checked under a named routing too";
+  options.objective = Objective::hop_bytes;
+  EXPECT_FALSE(checks_dor(options, fat_tree)) << "the hedge is for MCL";
+  options.objective = Objective::mcl;
   // Phases that are the objective are the ones the hedge sums over.
   const std::vector<graph::CommGraph> objective_phases{t.graph};
   options.phases = objective_phases;
   EXPECT_EQ(hedged_phases(options).size(), 1u);
 }
 
+TEST(Acceptance, UnderANamedRoutingTheRefusalNamesIt) {
+  const PhasedTradeOff t;
+  AcceptanceTest test{3, 2, 0.02, true, {}, t.phases, nullptr};
+  test.routing = topology::make_routing_model(t.alloc.network(), topology::RoutingSpec::parse("dor"));
+  EXPECT_THAT(refusal_of(test, t.graph, t.alloc, t.candidate, t.launcher),
+              HasSubstr("raises the MCL under the named routing (" + test.routing->name() +
+                        "), summed over the phases (3 -> 4)"));
+}
+
 TEST(Acceptance, TooSmallAGainIsRefusedFirst) {
   const TradeOff t;
-  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false, {}, {}};
+  const AcceptanceTest small_gain{1.0, 0.99, 0.02, false, {}, {}, nullptr};
   EXPECT_EQ(refusal_of(small_gain, t.graph, t.alloc, t.candidate, t.launcher), "gain below RANKMAP_MIN_GAIN");
 }
 
 TEST(Acceptance, AMappingThatLoadsNoChannelMoreUnderEitherRoutingIsAccepted) {
   const TradeOff t;
-  const AcceptanceTest test{2.0, 1.0, 0.02, true, {}, {}};
+  const AcceptanceTest test{2.0, 1.0, 0.02, true, {}, {}, nullptr};
   EXPECT_EQ(refusal_of(test, t.graph, t.alloc, t.launcher, t.launcher), "");
 }
 
@@ -172,7 +184,7 @@ TEST(Acceptance, OnAFatTreeAnUnnamedRoutingRefusesALossUnderDModK) {
             dor_max_channel_load(graph, alloc, candidate) > 1.01 * dor_max_channel_load(graph, alloc, launcher);
   }
   ASSERT_TRUE(found);
-  const AcceptanceTest hedged{mcl(launcher), mcl(candidate), 0.02, true, {}, {}};
+  const AcceptanceTest hedged{mcl(launcher), mcl(candidate), 0.02, true, {}, {}, nullptr};
   EXPECT_THAT(refusal_of(hedged, graph, alloc, candidate, launcher), HasSubstr("raises the MCL under d-mod-k routing"));
   AcceptanceTest unhedged = hedged;
   unhedged.check_dor = false;

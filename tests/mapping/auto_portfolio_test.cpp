@@ -379,6 +379,12 @@ TEST(Auto, HedgePhasesKeepTheWholeGraphAsObjectiveAndRefuseWhatLoadsThemMore) {
   ASSERT_TRUE(choice.objectives);
   EXPECT_EQ(choice.objectives->chosen, mcl(g, a, hedged)) << "the objective is the whole graph's MCL";
   EXPECT_THAT(choice.detail, HasSubstr("refused for raising the MCL under the network's static routing"));
+  // A named routing keeps the hedge, under that routing.
+  options.routing = topology::RoutingSpec::parse("dor");
+  options.routing_stated = true;
+  const Mapping named = run_auto(g, a, options, "auto:attempts=100");
+  EXPECT_LE(dor_max_channel_load(g, a, named, phases), 3);
+  EXPECT_THAT(choice.detail, HasSubstr("refused for raising the phases' MCL under the named routing"));
 }
 
 // The hedge routes two starts at once on two threads; with `attempts=N` what it refuses and keeps

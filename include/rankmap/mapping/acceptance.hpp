@@ -36,13 +36,22 @@ struct AcceptanceTest {
   /// load is then summed over them too. A sweep's aggregate graph can load the static routing's
   /// busiest channel less while every sweep direction loads its own more (BT on SimGrid's torus).
   std::span<const graph::CommGraph> phases;
+  /// The routing the user named, when hedge phases bring the hedge under it (hedge_routing_model);
+  /// null for the network's static routing.
+  std::shared_ptr<const topology::RoutingModel> routing;
 };
 
-/// Whether the hedge applies: the objective is MCL, the user named no routing, and either the
+/// Whether the hedge applies: the objective is MCL, and either the user named no routing and the
 /// network's default routing is not already its static one (it is on fat-trees and dragonflies), so
-/// the static routing is checked too, or there are hedge phases to sum the static routing's load
-/// over. The one statement of the condition, for auto, the runtime's decision and `rankmap place`.
+/// the static routing is checked too, or there are hedge phases (MapOptions::hedge_phases) to sum
+/// the load over, named routing or not. The one statement of the condition, for auto, the
+/// runtime's decision and `rankmap place`.
 bool checks_dor(const MapOptions& options, const topology::Network& network);
+
+/// The routing the hedge measures under: the one the user named (only hedge phases bring the hedge
+/// then), else the network's static routing (static_routing_model).
+std::shared_ptr<const topology::RoutingModel> hedge_routing_model(const MapOptions& options,
+                                                                  const topology::Network& network);
 
 /// The phases the hedge sums over: the objective's phases, else the hedge's own (MapOptions).
 std::span<const graph::CommGraph> hedged_phases(const MapOptions& options);
@@ -55,10 +64,12 @@ std::span<const graph::CommGraph> hedged_phases(const MapOptions& options);
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases = {});
 /// The same, or nothing when should_stop() returns true first. It is asked between flows, about every few
-/// hundred; gathering the flows per node pair before them is not stopped.
+/// hundred; gathering the flows per node pair before them is not stopped. Under `routing` instead
+/// when given (hedge_routing_model).
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
-                                           const std::function<bool()>& should_stop);
+                                           const std::function<bool()>& should_stop,
+                                           const topology::RoutingModel* routing = nullptr);
 
 /// The routing model dor_max_channel_load() routes with, shared: models are shared only while
 /// someone holds one, so a caller that routes several mappings holds it meanwhile, and each
