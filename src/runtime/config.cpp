@@ -172,14 +172,14 @@ std::vector<std::string> rankmap_variables_in_environment() {
 
 }  // namespace
 
-std::string phase_rule_name(PhaseRule::Kind kind) {
+graph::PhaseOrigin phase_origin_of(PhaseRule::Kind kind) {
   switch (kind) {
-    case PhaseRule::Kind::none: return "";
-    case PhaseRule::Kind::pcontrol: return "pcontrol";
-    case PhaseRule::Kind::time: return "time";
-    case PhaseRule::Kind::steps: return "steps";
+    case PhaseRule::Kind::none: return graph::PhaseOrigin::none;
+    case PhaseRule::Kind::pcontrol: return graph::PhaseOrigin::pcontrol;
+    case PhaseRule::Kind::time: return graph::PhaseOrigin::time;
+    case PhaseRule::Kind::steps: return graph::PhaseOrigin::steps;
   }
-  return "";
+  return graph::PhaseOrigin::none;
 }
 
 std::span<const OptionInfo> options() { return kOptions; }

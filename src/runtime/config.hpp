@@ -3,6 +3,7 @@
 
 #include "provider.hpp"
 
+#include <rankmap/graph/profile_summary.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/topology/routing.hpp>
 
@@ -52,8 +53,9 @@ struct Config {
   PhaseRule profile_phases{PhaseRule::Kind::steps, 0};
 };
 
-/// The RANKMAP_PROFILE_PHASES word for a rule's kind (`steps`, `pcontrol`, `time`), empty for none.
-std::string phase_rule_name(PhaseRule::Kind kind);
+/// What a profile's summary records for phases found by a rule of this kind: the one vocabulary
+/// that the profile's writer and `rankmap place`'s reader share (graph/profile_summary.hpp).
+graph::PhaseOrigin phase_origin_of(PhaseRule::Kind kind);
 
 /// `dist_graph`, `cart`, `graph`, `all` or `none` as one word for messages.
 std::string reorder_setting_for(ReorderCall call);

@@ -66,7 +66,7 @@ mapping::Mapping launch_mapping(const topology::Allocation& live, const topology
 
 std::string files_written(const std::string& prefix, const GatheredProfile& profile, bool launch_map) {
   std::string names = "mtx,summary";
-  if (!profile.phase_rule.empty()) names += ",phase1.." + std::to_string(profile.phases) + ".mtx";
+  if (profile.phase_origin != graph::PhaseOrigin::none) names += ",phase1.." + std::to_string(profile.phases) + ".mtx";
   if (profile.placement) names += launch_map ? ",coords,hosts,launch.map" : ",coords,hosts";
   return prefix + ".{" + names + "}";
 }
@@ -125,7 +125,7 @@ void write_summary(const std::string& path, const GatheredProfile& profile, cons
   std::ofstream out = open(path);
   out << "# rankmap traffic profile (docs/offline-mapping.md)\n"
       << "processes " << profile.processes << "\nphases " << profile.phases << "\nphase_rule "
-      << (profile.phase_rule.empty() ? "none" : profile.phase_rule) << "\nedges " << edges << "\np2p_bytes " << t.bytes
+      << graph::to_string(profile.phase_origin) << "\nedges " << edges << "\np2p_bytes " << t.bytes
       << "\np2p_messages " << t.messages << "\nself_bytes " << t.self_bytes << "\ncollective_bytes "
       << t.collective_bytes << "\ncollective_calls " << t.collective_calls << "\ngraph_share " << graph_share(t)
       << '\n';
@@ -149,7 +149,7 @@ std::string number(double v) {
 std::string write_profile(const std::string& prefix, const GatheredProfile& profile) {
   const graph::CommGraph all = graph_of(profile, 0);
   graph::write_matrix_market(prefix + ".mtx", all);
-  if (!profile.phase_rule.empty())
+  if (profile.phase_origin != graph::PhaseOrigin::none)
     for (int k = 1; k <= profile.phases; ++k)
       graph::write_matrix_market(prefix + ".phase" + std::to_string(k) + ".mtx", graph_of(profile, k));
   bool launch_map = false;

@@ -4,6 +4,8 @@
 #include "placement.hpp"
 #include "traffic_counts.hpp"
 
+#include <rankmap/graph/profile_summary.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,10 +24,9 @@ struct SentTraffic {
 struct GatheredProfile {
   int processes = 0;
   int phases = 1;  ///< 1 without RANKMAP_PROFILE_PHASES
-  /// How the phases were found, as RANKMAP_PROFILE_PHASES names it (pcontrol, time or steps); empty
-  /// without phases. Phase files are written when set, and the summary names it, so that `rankmap
-  /// place` knows whether the program marked them itself.
-  std::string phase_rule;
+  /// How the phases were found (RANKMAP_PROFILE_PHASES). Phase files are written unless none, and
+  /// the summary names it, so that `rankmap place` knows whether the program marked them itself.
+  graph::PhaseOrigin phase_origin = graph::PhaseOrigin::none;
   std::vector<SentTraffic> sends;            ///< world ranks, any order
   std::vector<CollectiveCount> collectives;  ///< summed over processes, one per (operation, size)
   std::optional<Placement> placement;        ///< the world placement, when every process was located

@@ -206,7 +206,7 @@ GatheredProfile assemble(int processes, int phases, const std::vector<EdgeRecord
   GatheredProfile p;
   p.processes = processes;
   p.phases = phases;
-  p.phase_rule = phase_rule_name(detail::phase_kind);
+  p.phase_origin = phase_origin_of(detail::phase_kind);
   std::size_t k = 0;
   for (int source = 0; source < processes; ++source)
     for (int i = 0; i < edge_counts[source]; ++i, ++k)

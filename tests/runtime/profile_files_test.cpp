@@ -40,7 +40,7 @@ class ProfileFiles : public ::testing::Test {
     GatheredProfile p;
     p.processes = 4;
     p.phases = 2;
-    p.phase_rule = "pcontrol";
+    p.phase_origin = graph::PhaseOrigin::pcontrol;
     p.sends = {{1, 1, 0, {100, 2}}, {1, 2, 0, {50, 1}}, {0, 1, 3, {8, 1}}, {2, 1, 2, {999, 1}}};
     p.collectives = {{CollectiveOp::allreduce, 4, 4, 64}};
     p.placement = Placement{Placement::Mode::network,
@@ -81,6 +81,7 @@ TEST_F(ProfileFiles, GraphsPhasesAndAllocationReadBack) {
           "processes 4\nphases 2\nphase_rule pcontrol\nedges 2\np2p_bytes 158\np2p_messages 5\nself_bytes 999\n"));
   EXPECT_THAT(summary, HasSubstr("collective_bytes 64\ncollective_calls 4\n"));
   EXPECT_THAT(summary, HasSubstr("collective allreduce size=4 calls=4 bytes=64\n"));
+  EXPECT_EQ(graph::read_phase_origin(prefix_ + ".summary"), graph::PhaseOrigin::pcontrol) << "what place reads back";
 }
 
 // Round-robin placement (ranks 0 and 2 on node 0): the coordinate file lists each node's slots one
@@ -97,12 +98,13 @@ TEST_F(ProfileFiles, RoundRobinLaunchIsRecorded) {
 TEST_F(ProfileFiles, WithoutPlacementOnlyTheGraphs) {
   GatheredProfile p = profile({0, 0, 1, 1});
   p.placement.reset();
-  p.phase_rule.clear();
+  p.phase_origin = graph::PhaseOrigin::none;
   p.placement_failure = "rank 3 could not locate itself";
   const std::string line = write_profile(prefix_, p);
   EXPECT_THAT(line, HasSubstr("wrote " + prefix_ + ".{mtx,summary}; no allocation: rank 3 could not locate itself"));
   EXPECT_FALSE(std::filesystem::exists(prefix_ + ".coords"));
   EXPECT_FALSE(std::filesystem::exists(prefix_ + ".phase1.mtx"));
+  EXPECT_EQ(graph::read_phase_origin(prefix_ + ".summary"), graph::PhaseOrigin::none);
 }
 
 TEST_F(ProfileFiles, UnwritablePrefixIsNamed) {
