@@ -146,13 +146,13 @@ std::string launch_hint(launch::LauncherFormat format, const std::string& file) 
 
 /// How the phases were used, for the profile line. Hedge phases go unused under hop-bytes, which
 /// the user should see.
-std::string phases_note(const Profile& p, const mapping::MapOptions& options) {
+std::string phases_note(const Profile& p, const mapping::MapOptions& options, const mapping::AcceptanceTest& test) {
   if (p.phases.empty()) return "";
   const std::string_view origin = graph::to_string(p.phase_origin);
   const std::string found = origin.empty() ? "" : " found by " + std::string(origin);
-  const char* use = !options.phases.empty()                           ? ", scored on them"
-                    : mapping::checks_dor(options, p.alloc.network()) ? ", a hedge only: scored on the whole graph"
-                                                                      : ", unused: the hedge needs the MCL objective";
+  const char* use = !options.phases.empty() ? ", scored on them"
+                    : test.check_dor        ? ", a hedge only: scored on the whole graph"
+                                            : ", unused: the hedge needs the MCL objective";
   return ", " + std::to_string(p.phases.size()) + " phases" + found + use;
 }
 
@@ -181,14 +181,8 @@ void run_place(const PlaceCommand& o) {
       mapping::is_identity(p.launcher) && choice.objectives && !std::isnan(choice.objectives->launcher);
   const double before = measured ? choice.objectives->launcher : objective(p.launcher);
   const double after = measured ? choice.objectives->chosen : objective(candidate);
-  const mapping::AcceptanceTest test{before,
-                                     after,
-                                     gain_needed,
-                                     mapping::checks_dor(options, p.alloc.network()),
-                                     measured ? choice.dor_loads : std::nullopt,
-                                     mapping::hedged_phases(options),
-                                     options.routing_stated ? mapping::hedge_routing_model(options, p.alloc.network())
-                                                            : nullptr};
+  mapping::AcceptanceTest test = mapping::acceptance_test(options, p.alloc.network(), before, after, gain_needed);
+  if (measured) test.known_dor = choice.dor_loads;
   const std::string refusal = mapping::refusal_of(test, p.graph, p.alloc, candidate, p.launcher);
   const bool placed = refusal.empty();
   mapping::Mapping chosen = placed ? candidate : p.launcher;
@@ -213,7 +207,7 @@ void run_place(const PlaceCommand& o) {
 
   const auto model = topology::make_routing_model(p.alloc.network(), options.routing);
   std::printf("profile    %s (%d processes on %d nodes%s)\n", o.profile.c_str(), p.graph.num_tasks(),
-              p.alloc.num_nodes(), phases_note(p, options).c_str());
+              p.alloc.num_nodes(), phases_note(p, options, test).c_str());
   std::printf("algorithm  %s\n", algorithm_label(o.mapping.algorithm, choice).c_str());
   if (!choice.detail.empty()) std::printf("portfolio  %s\n", choice.detail.c_str());
   std::printf("objective  %s: %.10g (launcher's order) -> %.10g (mapped)\n", objective.description().c_str(), before,

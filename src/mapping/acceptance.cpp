@@ -46,6 +46,18 @@ std::span<const graph::CommGraph> hedged_phases(const MapOptions& options) {
   return options.phases.empty() ? options.hedge_phases : options.phases;
 }
 
+AcceptanceTest acceptance_test(const MapOptions& options, const topology::Network& network, double before,
+                               double after, double min_gain) {
+  const bool check_dor = checks_dor(options, network);
+  return {before,
+          after,
+          min_gain,
+          check_dor,
+          std::nullopt,
+          hedged_phases(options),
+          check_dor && options.routing_stated ? hedge_routing_model(options, network) : nullptr};
+}
+
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases) {
   return *dor_max_channel_load(graph, alloc, slot_of, phases, [] { return false; });

@@ -104,10 +104,10 @@ Decision decide(const graph::CommGraph& graph, const Placement& placement, const
     // Only which processes share a node is known in nodes_only mode: no routing to hedge.
     // auto's hedge measured both loads already (choice.dor_loads): the socket order within nodes
     // changes no link's load.
-    const mapping::AcceptanceTest test{d.before, d.after, config.min_gain,
-                                       placement.mode != Placement::Mode::nodes_only &&
-                                           mapping::checks_dor(map_options_of(config), placement.alloc.network()),
-                                       choice.dor_loads, {}, nullptr};
+    mapping::AcceptanceTest test =
+        mapping::acceptance_test(map_options_of(config), placement.alloc.network(), d.before, d.after, config.min_gain);
+    test.check_dor = test.check_dor && placement.mode != Placement::Mode::nodes_only;
+    test.known_dor = choice.dor_loads;
     const std::string why_not = mapping::refusal_of(test, graph, alloc, candidate, identity);
     d.applied = why_not.empty();
     if (!d.applied) d.note = d.note.empty() ? why_not : d.note + "; " + why_not;

@@ -145,6 +145,32 @@ TEST(Acceptance, HedgePhasesBringTheHedgeWhereTheDefaultRoutingIsAlreadyStatic) 
   EXPECT_EQ(hedged_phases(options).size(), 1u);
 }
 
+// `rankmap place` and the runtime's decision build their tests from their options alike.
+TEST(Acceptance, TheTestOfSomeOptionsHedgesAsTheyCallFor) {
+  const PhasedTradeOff t;
+  const topology::Network torus(Grid::parse("torus:4x4"));
+  MapOptions options;
+  AcceptanceTest test = acceptance_test(options, torus, 3, 2, 0.02);
+  EXPECT_EQ(test.before, 3);
+  EXPECT_EQ(test.after, 2);
+  EXPECT_EQ(test.min_gain, 0.02);
+  EXPECT_TRUE(test.check_dor);
+  EXPECT_EQ(test.routing, nullptr) << "no routing named: the static one, and the refusal says so";
+  EXPECT_TRUE(test.phases.empty());
+  EXPECT_FALSE(test.known_dor.has_value());
+  options.routing = topology::RoutingSpec::parse("dor");
+  options.routing_stated = true;
+  test = acceptance_test(options, torus, 3, 2, 0.02);
+  EXPECT_FALSE(test.check_dor) << "a named routing is the objective's own";
+  EXPECT_EQ(test.routing, nullptr);
+  options.hedge_phases = t.phases;
+  test = acceptance_test(options, torus, 3, 2, 0.02);
+  EXPECT_TRUE(test.check_dor);
+  EXPECT_EQ(test.phases.size(), 2u);
+  ASSERT_NE(test.routing, nullptr);
+  EXPECT_EQ(test.routing->name(), hedge_routing_model(options, torus)->name());
+}
+
 TEST(Acceptance, UnderANamedRoutingTheRefusalNamesIt) {
   const PhasedTradeOff t;
   AcceptanceTest test{3, 2, 0.02, true, {}, t.phases, nullptr};

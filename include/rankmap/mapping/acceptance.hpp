@@ -56,6 +56,13 @@ std::shared_ptr<const topology::RoutingModel> hedge_routing_model(const MapOptio
 /// The phases the hedge sums over: the objective's phases, else the hedge's own (MapOptions).
 std::span<const graph::CommGraph> hedged_phases(const MapOptions& options);
 
+/// The test that mappings made with `options` for `network` must pass: the gain, and the hedge
+/// where checks_dor() applies, summed over hedged_phases(), under the named routing when there is
+/// one and else the network's static routing (null `routing`, whose refusal says no routing was
+/// named). AcceptanceTest::known_dor is left to the caller.
+AcceptanceTest acceptance_test(const MapOptions& options, const topology::Network& network, double before,
+                               double after, double min_gain);
+
 /// The maximum channel load under the network's static routing: dimension-ordered (dimension 0
 /// first) on a torus or mesh, SimGrid's d-mod-k on a fat-tree, SimGrid's minimal on a dragonfly;
 /// the second routing that the hedge checks when the user named none. (The name is older than the
