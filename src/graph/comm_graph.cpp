@@ -101,7 +101,8 @@ CommGraph CommGraph::symmetrized() const {
 // sorting it, as from_edges would, could not be stopped and took most of a concentration on dense
 // graphs (1,047,552 edges of alltoall with 2 tasks per node: 60 to 80 ms), and most of scoring
 // one (node flows are the graph contracted to nodes). Sums run in task order, then edge order.
-CommGraph CommGraph::contracted(std::span<const int> group_of, int groups) const {
+bool CommGraph::for_each_contracted_row(std::span<const int> group_of, int groups,
+                                        const ContractedRowVisit& visit) const {
   if (static_cast<TaskId>(group_of.size()) != num_tasks_ || groups < 0 ||
       std::any_of(group_of.begin(), group_of.end(), [groups](int g) { return g < 0 || g >= groups; }))
     throw InputError("graph: contracting " + std::to_string(num_tasks_) + " tasks needs one group in 0.." +
@@ -113,15 +114,10 @@ CommGraph CommGraph::contracted(std::span<const int> group_of, int groups) const
   std::vector<std::int64_t> cursor(first.begin(), first.end() - 1);
   for (TaskId t = 0; t < num_tasks_; ++t) members[cursor[group_of[t]]++] = t;
 
-  CommGraph q;
-  q.num_tasks_ = groups;
-  q.offsets_.assign(static_cast<std::size_t>(groups) + 1, 0);
-  const auto pairs = static_cast<std::uint64_t>(groups) * static_cast<std::uint64_t>(std::max(groups - 1, 0));
-  q.targets_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(targets_.size(), pairs)));
-  q.weights_.reserve(q.targets_.capacity());
   std::vector<double> row(static_cast<std::size_t>(groups), 0.0);
   std::vector<int> row_of(static_cast<std::size_t>(groups), -1);  // which group's row an entry holds
   std::vector<int> reached;
+  std::vector<double> weights;
   for (int a = 0; a < groups; ++a) {
     for (std::int64_t i = first[a]; i < first[a + 1]; ++i)
       for (std::int64_t k = offsets_[members[i]]; k < offsets_[members[i] + 1]; ++k) {
@@ -130,29 +126,40 @@ CommGraph CommGraph::contracted(std::span<const int> group_of, int groups) const
         if (row_of[b] != a) row_of[b] = a, row[b] = 0, reached.push_back(b);
         row[b] += weights_[k];
       }
-    q.append_row(a, reached, row_of, row);
+    // A row that reaches more than an eighth of the groups is scanned whole: sorting k of n groups
+    // costs about k log2 k steps against the scan's n.
+    if (reached.size() * 8 > row.size()) {
+      reached.clear();
+      for (int b = 0; b < groups; ++b)
+        if (row_of[b] == a) reached.push_back(b);
+    } else {
+      std::sort(reached.begin(), reached.end());
+    }
+    weights.clear();
+    for (int b : reached) weights.push_back(row[b]);
+    if (!visit(a, reached, weights)) return false;
+    reached.clear();
   }
-  return q;
+  return true;
 }
 
-/// Appends group a's row in the order of the groups reached, and clears `reached`. A row that
-/// reaches more than an eighth of the groups is scanned whole: sorting k of n groups costs about
-/// k log2 k steps against the scan's n.
-void CommGraph::append_row(int a, std::vector<int>& reached, std::span<const int> row_of, std::span<const double> row) {
-  const auto emit = [&](int b) {
-    targets_.push_back(b);
-    weights_.push_back(row[b]);
-    total_weight_ += row[b];
-  };
-  if (reached.size() * 8 > row.size()) {
-    for (int b = 0; b < static_cast<int>(row.size()); ++b)
-      if (row_of[b] == a) emit(b);
-  } else {
-    std::sort(reached.begin(), reached.end());
-    for (int b : reached) emit(b);
-  }
-  reached.clear();
-  offsets_[a + 1] = static_cast<std::int64_t>(targets_.size());
+CommGraph CommGraph::contracted(std::span<const int> group_of, int groups) const {
+  CommGraph q;
+  q.num_tasks_ = groups;
+  q.offsets_.assign(static_cast<std::size_t>(std::max(groups, 0)) + 1, 0);
+  const auto pairs = static_cast<std::uint64_t>(std::max(groups, 0)) * static_cast<std::uint64_t>(std::max(groups - 1, 0));
+  q.targets_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(targets_.size(), pairs)));
+  q.weights_.reserve(q.targets_.capacity());
+  for_each_contracted_row(group_of, groups, [&q](int a, std::span<const int> targets, std::span<const double> weights) {
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      q.targets_.push_back(targets[k]);
+      q.weights_.push_back(weights[k]);
+      q.total_weight_ += weights[k];
+    }
+    q.offsets_[a + 1] = static_cast<std::int64_t>(q.targets_.size());
+    return true;
+  });
+  return q;
 }
 
 /// Where each task's list of incoming edges (self-loops left out) starts, as in offsets_.

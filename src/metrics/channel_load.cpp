@@ -85,8 +85,9 @@ std::optional<double> phased_max_channel_load(std::span<const graph::CommGraph> 
                                               const std::function<bool()>& should_stop) {
   double sum = 0;
   for (const graph::CommGraph& phase : phases) {
-    const std::optional<std::vector<double>> loads =
-        channel_loads(node_flows(phase, alloc, slot_of), routing, should_stop);
+    const std::optional<std::vector<NodeFlow>> flows = node_flows(phase, alloc, slot_of, should_stop);
+    if (!flows) return std::nullopt;
+    const std::optional<std::vector<double>> loads = channel_loads(*flows, routing, should_stop);
     if (!loads) return std::nullopt;
     sum += max_channel_load(*loads);
   }

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <span>
+
 namespace rankmap::graph {
 namespace {
 
@@ -100,6 +103,27 @@ TEST(CommGraph, ContractedIsTheGroupEdgeListInCanonicalForm) {
       EXPECT_EQ(actual[k].weight, expected[k].weight) << groups << " groups";  // integer weights: exact sums
     }
   }
+}
+
+// Node flows are taken row by row, so that a scoring with a deadline can give up on a dense graph.
+TEST(CommGraph, ContractedRowsAreThoseOfContractedAndStopWhenTold) {
+  const CommGraph g = testing::random_graph(300, 6, 17);
+  std::vector<int> group_of(300);
+  for (int t = 0; t < 300; ++t) group_of[t] = (t * 7) % 40;
+  const CommGraph q = g.contracted(group_of, 40);
+  int rows = 0;
+  EXPECT_TRUE(g.for_each_contracted_row(group_of, 40, [&](int a, std::span<const int> targets,
+                                                          std::span<const double> weights) {
+    EXPECT_EQ(a, rows++);
+    EXPECT_TRUE(std::ranges::equal(targets, q.out_neighbors(a))) << "row " << a;
+    EXPECT_TRUE(std::ranges::equal(weights, q.out_weights(a))) << "row " << a;
+    return true;
+  }));
+  EXPECT_EQ(rows, 40);
+  rows = 0;
+  EXPECT_FALSE(g.for_each_contracted_row(group_of, 40, [&](int, auto, auto) { return ++rows < 3; }));
+  EXPECT_EQ(rows, 3);
+  EXPECT_THROW(g.for_each_contracted_row(std::vector<int>{0}, 40, [](int, auto, auto) { return true; }), InputError);
 }
 
 TEST(CommGraph, CanonicalHashIgnoresInputOrderButNotContent) {

@@ -81,6 +81,24 @@ TEST(Invariants, NodeFlowsSumEachNodePairOnceInAllocationOrder) {
   }
 }
 
+TEST(Invariants, NodeFlowsThatMayStopAreTheSameWhenNotStopped) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4x4"), 2);
+  const auto graph = testing::random_graph(a.num_slots(), 8, 11);
+  const auto m = testing::random_permutation(a.num_slots(), 11);
+  const auto flows = node_flows(graph, a, m);
+  const auto unstopped = node_flows(graph, a, m, [] { return false; });
+  ASSERT_TRUE(unstopped.has_value());
+  ASSERT_EQ(unstopped->size(), flows.size());
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    EXPECT_EQ((*unstopped)[i].src, flows[i].src);
+    EXPECT_EQ((*unstopped)[i].dst, flows[i].dst);
+    EXPECT_EQ((*unstopped)[i].bytes, flows[i].bytes);
+  }
+  int asked = 0;
+  EXPECT_FALSE(node_flows(graph, a, m, [&asked] { return ++asked > 5; }).has_value());
+  EXPECT_EQ(asked, 6) << "asked once per node until told to stop";
+}
+
 TEST(Invariants, LoadsThatMayStopEarlyAreTheSameWhenNotStopped) {
   const Grid g = Grid::parse("torus:4x4x4");
   const Allocation a = Allocation::full(g, 2);

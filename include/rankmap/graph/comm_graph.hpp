@@ -4,6 +4,7 @@
 #include <rankmap/types.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -49,13 +50,17 @@ class CommGraph {
   /// are dropped and those between two groups summed (zero weights kept, as from_edges keeps
   /// them). Throws InputError if `group_of` has not one group in range per task.
   CommGraph contracted(std::span<const int> group_of, int groups) const;
+  /// The rows of contracted() without building it: visit(a, targets, weights) for every group a in
+  /// order, the targets ascending. Stops and returns false as soon as visit returns false, so that
+  /// a caller with a deadline can give up on a dense graph. Throws as contracted() does.
+  using ContractedRowVisit = std::function<bool(int, std::span<const int>, std::span<const double>)>;
+  bool for_each_contracted_row(std::span<const int> group_of, int groups, const ContractedRowVisit& visit) const;
 
   /// A stable hash of the canonical edge list, written into mapping files (DESIGN.md §8).
   std::uint64_t canonical_hash() const;
 
  private:
   std::vector<std::int64_t> in_list_offsets() const;
-  void append_row(int a, std::vector<int>& reached, std::span<const int> row_of, std::span<const double> row);
 
   TaskId num_tasks_ = 0;
   std::vector<std::int64_t> offsets_{0};
