@@ -70,8 +70,8 @@ AcceptanceTest acceptance_test(const MapOptions& options, const topology::Networ
 /// (metrics::phased_max_channel_load).
 double dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                             std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases = {});
-/// The same, or nothing when should_stop() returns true first. It is asked between flows, about every few
-/// hundred; gathering the flows per node pair before them is not stopped. Under `routing` instead
+/// The same, or nothing when should_stop() returns true first. It is asked once per node while the
+/// flows are gathered per node pair, then about every few hundred flows. Under `routing` instead
 /// when given (hedge_routing_model).
 std::optional<double> dor_max_channel_load(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                            std::span<const SlotId> slot_of, std::span<const graph::CommGraph> phases,
