@@ -91,13 +91,13 @@ void SwapState::initial_loads(const Deadline& deadline) {
     const std::optional<std::vector<metrics::NodeFlow>> flows =
         metrics::node_flows(*phase.graph, alloc_, slot_of_, passed);
     if (!flows) return;
-    const std::optional<std::vector<double>> loads = metrics::channel_loads(*flows, *routing_, passed);
+    std::optional<std::vector<double>> loads = metrics::channel_loads(*flows, *routing_, passed);
     if (!loads) return;
     const double mcl = metrics::max_channel_load(*loads);
     initial_objective_ += mcl;
     phase.inv_scale = mcl > 0 ? 1.0 / mcl : 1.0;
     for (double l : *loads) sum_penalty_ += penalty(phase, l), sum_squares_ += l * l;
-    phase.loads = std::make_unique<MaxTree>(*loads);
+    phase.loads = std::make_unique<MaxTree>(std::move(*loads));
   }
   delta_.assign(static_cast<std::size_t>(channels_) * phases_.size(), 0.0);
   marked_.assign(delta_.size(), 0);
