@@ -117,6 +117,7 @@ struct Candidate {
   Mapping mapping;
   detail::Score score;
   std::optional<double> dor_load;  ///< under the network's static routing, once DorHedge measured it
+  double scoring_ms = 0;           ///< how long scoring a member's start took (0: not measured)
 };
 
 bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
@@ -255,9 +256,11 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
     Mapping m = order[k]->map(graph, alloc, member);
     note_overrun(-given.remaining_ms());
     if (!is_new(m, k) || (timed && deadline.passed())) return;
+    const auto scoring_start = std::chrono::steady_clock::now();
     const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
     if (!s) return void(ended = true);
-    Candidate c{std::string(order[k]->name), std::move(m), *s, {}};
+    const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - scoring_start;
+    Candidate c{std::string(order[k]->name), std::move(m), *s, {}, scoring.count()};
     const std::lock_guard lock(built_mutex);
     built[k] = std::move(c);
   });
@@ -587,11 +590,15 @@ Mapping detail::map_portfolio(const graph::CommGraph& graph, const topology::All
     }
     return identity_mapping(graph.num_tasks());
   }
-  const auto& [launcher, evaluation_ms] = *scored;
+  const auto& [launcher, launcher_ms] = *scored;
   // Building and search leave the time to check the winner under the static routing.
   const Deadline search(deadline.remaining_ms() - detail::hedge_reserve_ms(*hedge_ms, options.time_budget_ms));
   std::vector<Candidate> starts =
-      build_starts(launcher, evaluation_ms, graph, alloc, options, members, score, search, timed);
+      build_starts(launcher, launcher_ms, graph, alloc, options, members, score, search, timed);
+  std::vector<double> scorings_ms;
+  for (const Candidate& c : starts)
+    if (c.scoring_ms > 0) scorings_ms.push_back(c.scoring_ms);
+  const double evaluation_ms = detail::typical_scoring_ms(std::move(scorings_ms), launcher_ms);
   std::vector<Candidate> finished =
       refine_all(std::move(starts), graph, alloc, options, search, evaluation_ms, attempts);
   sort_by_preference(finished, members);
@@ -625,6 +632,13 @@ double detail::annealing_ms(double search_left_ms, double spent_ms, double evalu
                             bool phased) {
   const double ms = phased ? search_left_ms : std::min(search_left_ms, evaluation_ms + kAnnealRatio * spent_ms);
   return ms < kAnnealMinShare * budget_ms + evaluation_ms ? 0 : ms;
+}
+
+double detail::typical_scoring_ms(std::vector<double> scorings_ms, double launcher_ms) {
+  if (scorings_ms.empty()) return launcher_ms;
+  const auto middle = scorings_ms.begin() + static_cast<std::ptrdiff_t>(scorings_ms.size() / 2);
+  std::nth_element(scorings_ms.begin(), middle, scorings_ms.end());
+  return *middle;
 }
 
 double detail::hedge_reserve_ms(double routing_ms, double budget_ms) {

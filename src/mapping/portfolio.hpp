@@ -58,6 +58,16 @@ std::vector<std::size_t> picks_to_route_ahead(std::span<const Score> ranked, std
                                               const Score& launcher,
                                               const std::function<bool(std::size_t)>& needs_routing, int threads);
 
+/// What an evaluation costs once the starts are built: the median time their scorings took
+/// (`scorings_ms`), or `launcher_ms` when none was measured. The launcher's order is scored first,
+/// while the routing's patterns are built and the memory is fresh, and took 3 to 9 times as long as
+/// the scorings after it (7.4 ms against 0.6 to 4.8 for stencil27 on 125 scattered nodes). Judged
+/// by it, slices of refine too short to do anything were begun, and long ones too short to descend
+/// on hop-bytes first. On the training set at 200 ms, six alternated runs each: within 5% of the
+/// best single algorithm on 144.7 of 170 against 142.2, fragmented 0.4513 against 0.4555
+/// (bench/results/2026-11-30-s50/warm).
+double typical_scoring_ms(std::vector<double> scorings_ms, double launcher_ms);
+
 /// The time a timed auto's search leaves for the hedge under the network's static routing, one
 /// routing of which took `routing_ms`: at least one routing, since first_kept()'s first candidate
 /// is routed whatever the time, and more, up to kCheapHedgeRoutings, as far as they fit in

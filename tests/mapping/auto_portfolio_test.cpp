@@ -300,6 +300,14 @@ TEST(Auto, LeavesTheHedgeUpToFourRoutingsWithinAShareOfTheBudgetAndAlwaysOne) {
   EXPECT_DOUBLE_EQ(detail::hedge_reserve_ms(0, 200), 0);      // no hedge: nothing routed, nothing kept
 }
 
+// The launcher's order is scored cold, so auto judges the cost of its later evaluations by the
+// starts' scorings.
+TEST(Auto, JudgesAnEvaluationByTheMedianScoringOfItsStarts) {
+  EXPECT_EQ(detail::typical_scoring_ms({4.8, 0.6, 3.3, 3.2, 1.2}, 7.4), 3.2);
+  EXPECT_EQ(detail::typical_scoring_ms({2, 1}, 7.4), 2);  // the upper of two
+  EXPECT_EQ(detail::typical_scoring_ms({}, 7.4), 7.4);    // no start scored: the launcher's order's
+}
+
 // Refine stops at the first placement that no single swap improves, which on a small graph leaves
 // most of the budget unused; a timed auto anneals its best starts for at most as long as it took
 // before, and only once that is a tenth of the budget, so that a small graph is not kept waiting.
