@@ -53,8 +53,10 @@ void MaxTree::set(std::size_t i, double v) {
   } else if (v == block_max) {
     if (old != block_max) ++count_[leaf];
   } else if (old == block_max) {
-    if (block_count > 1) --count_[leaf];
-    else rescan(block);
+    if (block_count > 1)
+      --count_[leaf];
+    else
+      rescan(block);
   }
   if (top_[leaf] != block_max || count_[leaf] != block_count) pull_up(leaf);
 }
@@ -63,8 +65,8 @@ std::size_t MaxTree::argmax() const {
   std::size_t i = 1;
   while (i < size_) i = top_[2 * i] >= top_[2 * i + 1] ? 2 * i : 2 * i + 1;
   const std::size_t begin = (i - size_) * kBlock;
-  return static_cast<std::size_t>(std::find(values_.begin() + static_cast<std::ptrdiff_t>(begin), values_.end(), top_[i]) -
-                                  values_.begin());
+  return static_cast<std::size_t>(
+      std::find(values_.begin() + static_cast<std::ptrdiff_t>(begin), values_.end(), top_[i]) - values_.begin());
 }
 
 }  // namespace rankmap::mapping::detail

@@ -33,8 +33,8 @@ class MaxTree {
   void pull_up(std::size_t leaf);
   void pull(std::size_t i);
   std::vector<double> values_;
-  std::size_t size_ = 1;       ///< leaves of the tree over the blocks (a power of two)
-  std::vector<double> top_;    ///< max of each subtree; block b's leaf is size_ + b
+  std::size_t size_ = 1;            ///< leaves of the tree over the blocks (a power of two)
+  std::vector<double> top_;         ///< max of each subtree; block b's leaf is size_ + b
   std::vector<std::size_t> count_;  ///< how many channels of the subtree carry its max
 };
 
