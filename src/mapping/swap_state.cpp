@@ -4,7 +4,6 @@
 
 #include <rankmap/metrics/channel_load.hpp>
 #include <rankmap/metrics/hop_bytes.hpp>
-#include <rankmap/metrics/node_flows.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -87,11 +86,8 @@ void SwapState::initial_loads(const Deadline& deadline) {
   for (const Phase& phase : phases_) bytes += phase.graph->total_weight();
   load_scale_ = std::max(bytes / static_cast<double>(channels_), 1.0);
   for (Phase& phase : phases_) {
-    const auto passed = [&deadline] { return deadline.passed(); };
-    const std::optional<std::vector<metrics::NodeFlow>> flows =
-        metrics::node_flows(*phase.graph, alloc_, slot_of_, passed);
-    if (!flows) return;
-    std::optional<std::vector<double>> loads = metrics::channel_loads(*flows, *routing_, passed);
+    std::optional<std::vector<double>> loads =
+        metrics::channel_loads(*phase.graph, alloc_, slot_of_, *routing_, [&deadline] { return deadline.passed(); });
     if (!loads) return;
     const double mcl = metrics::max_channel_load(*loads);
     initial_objective_ += mcl;

@@ -62,7 +62,15 @@ std::vector<double> channel_loads(std::span<const NodeFlow> flows, const topolog
 
 std::vector<double> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                   std::span<const SlotId> slot_of, const topology::RoutingModel& routing) {
-  return channel_loads(node_flows(graph, alloc, slot_of), routing);
+  return *channel_loads(graph, alloc, slot_of, routing, [] { return false; });
+}
+
+std::optional<std::vector<double>> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                                 std::span<const SlotId> slot_of, const topology::RoutingModel& routing,
+                                                 const std::function<bool()>& should_stop) {
+  const std::optional<std::vector<NodeFlow>> flows = node_flows(graph, alloc, slot_of, should_stop);
+  if (!flows) return std::nullopt;
+  return channel_loads(*flows, routing, should_stop);
 }
 
 double max_channel_load(std::span<const double> loads) {
@@ -85,9 +93,7 @@ std::optional<double> phased_max_channel_load(std::span<const graph::CommGraph> 
                                               const std::function<bool()>& should_stop) {
   double sum = 0;
   for (const graph::CommGraph& phase : phases) {
-    const std::optional<std::vector<NodeFlow>> flows = node_flows(phase, alloc, slot_of, should_stop);
-    if (!flows) return std::nullopt;
-    const std::optional<std::vector<double>> loads = channel_loads(*flows, routing, should_stop);
+    const std::optional<std::vector<double>> loads = channel_loads(phase, alloc, slot_of, routing, should_stop);
     if (!loads) return std::nullopt;
     sum += max_channel_load(*loads);
   }

@@ -22,6 +22,11 @@ std::optional<std::vector<double>> channel_loads(std::span<const NodeFlow> flows
                                                  const std::function<bool()>& should_stop);
 std::vector<double> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
                                   std::span<const SlotId> slot_of, const topology::RoutingModel& routing);
+/// The same loads, or nothing once `should_stop` returns true: it is asked once per node while the
+/// flows are gathered (node_flows), then as the routing above asks it.
+std::optional<std::vector<double>> channel_loads(const graph::CommGraph& graph, const topology::Allocation& alloc,
+                                                 std::span<const SlotId> slot_of, const topology::RoutingModel& routing,
+                                                 const std::function<bool()>& should_stop);
 
 /// The largest entry of a load vector (0 when empty).
 double max_channel_load(std::span<const double> loads);
