@@ -3,12 +3,12 @@
 
 namespace rankmap::topology::detail {
 
-std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) const {
+RoutePattern AdaptiveHopRouting::build_pattern(const OffsetKey& key) const {
   const MinimalPathBox box(grid(), key);
   const auto& order = box.points_in_order();
   std::vector<double> mass(box.num_points(), 0.0);
   mass[order.front()] = 1.0;
-  std::vector<RouteStep> steps;
+  RoutePattern steps(grid().ndims());
   steps.reserve(box.num_steps());
   for (std::uint32_t p : order) {
     if (mass[p] == 0.0) continue;
@@ -22,7 +22,7 @@ std::vector<RouteStep> AdaptiveHopRouting::build_pattern(const OffsetKey& key) c
     bool first = true;
     box.for_each_step(p, [&](std::uint32_t q, int dim, Direction dir) {
       mass[q] += share;
-      steps.push_back(box.make_step(p, dim, dir, share, first));
+      box.add_step(steps, p, dim, dir, share, first);
       first = false;
     });
   }

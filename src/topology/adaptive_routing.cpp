@@ -12,11 +12,11 @@ namespace rankmap::topology::detail {
 // A path drawn evenly from all minimal paths (ties included) is a walk that leaves each point by
 // each step with the fraction of the point's paths that take it; the flow through a point times
 // that fraction is the edge's share. Counting paths instead would overflow (see path_fraction).
-std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) const {
+RoutePattern AdaptiveRouting::build_pattern(const OffsetKey& key) const {
   const MinimalPathBox box(grid(), key);
   std::vector<double> through(box.num_points(), 0.0);
   through[box.points_in_order().front()] = 1.0;
-  std::vector<RouteStep> steps;
+  RoutePattern steps(grid().ndims());
   steps.reserve(box.num_steps());
   for (std::uint32_t p : box.points_in_order()) {
     if (through[p] == 0.0) continue;
@@ -27,7 +27,7 @@ std::vector<RouteStep> AdaptiveRouting::build_pattern(const OffsetKey& key) cons
       // Shares too small for a double (far from the straight line on a long box) carry nothing.
       if (share == 0.0) return;
       through[q] += share;
-      steps.push_back(box.make_step(p, dim, dir, share, first));
+      box.add_step(steps, p, dim, dir, share, first);
       first = false;
     });
   }

@@ -11,19 +11,16 @@ std::string DorRouting::name() const {
   return s;
 }
 
-std::vector<RouteStep> DorRouting::build_pattern(const OffsetKey& key) const {
-  std::vector<RouteStep> steps;
-  RouteStep step{};
-  step.fraction = 1.0;
-  step.new_point = 1;  // one path: every step leaves a point of its own
+RoutePattern DorRouting::build_pattern(const OffsetKey& key) const {
+  RoutePattern steps(grid().ndims());
+  std::array<std::int16_t, kMaxDims> rel{};
   for (int d : order_) {
     const int off = key.offset[d];
     const int dir = off < 0 ? -1 : 1;
-    step.dim = static_cast<std::uint8_t>(d);
-    step.dir = static_cast<std::uint8_t>(dir > 0 ? Direction::plus : Direction::minus);
     for (int i = 0; i < std::abs(off); ++i) {
-      steps.push_back(step);
-      step.rel[d] = static_cast<std::int16_t>(step.rel[d] + dir);
+      // One path: every step leaves a point of its own.
+      steps.add_step(rel.data(), d, dir > 0 ? Direction::plus : Direction::minus, 1.0, true);
+      rel[d] = static_cast<std::int16_t>(rel[d] + dir);
     }
   }
   return steps;

@@ -8,7 +8,7 @@ namespace rankmap::topology::detail {
 
 namespace {
 
-// Enough for every offset of a 16x16x16x8x2 torus under adaptive routing at ~32 bytes a step;
+// Enough for every offset of a 16x16x16x8x2 torus under adaptive routing;
 // beyond it patterns are rebuilt per call instead of growing memory without bound.
 constexpr std::size_t kMaxCachedSteps = std::size_t{1} << 21;
 constexpr std::uint64_t kMaxBoxPoints = std::uint64_t{1} << 26;
@@ -31,7 +31,7 @@ PatternRouting::PatternRouting(Grid grid) : network_(std::move(grid)), grid_(*ne
     slots *= static_cast<std::size_t>(grid_.is_torus(d) ? grid_.extent(d) / 2 + 1 : grid_.extent(d));
     if (slots > kMaxCacheSlots) return;
   }
-  cache_ = std::make_unique<std::atomic<const std::vector<RouteStep>*>[]>(slots);  // all null
+  cache_ = std::make_unique<std::atomic<const RoutePattern*>[]>(slots);  // all null
   num_cache_slots_ = slots;
 }
 
@@ -62,16 +62,16 @@ OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst, std::uint
 
 // Two threads may build the same pattern at once; the first to publish it wins and the other's
 // copy is dropped, so a slot never changes once set and readers need no lock.
-const std::vector<RouteStep>& PatternRouting::pattern(const OffsetKey& key, std::vector<RouteStep>& scratch) const {
-  std::atomic<const std::vector<RouteStep>*>* slot = cache_ ? &cache_[cache_index(key)] : nullptr;
+const RoutePattern& PatternRouting::pattern(const OffsetKey& key, RoutePattern& scratch) const {
+  std::atomic<const RoutePattern*>* slot = cache_ ? &cache_[cache_index(key)] : nullptr;
   if (slot)
-    if (const std::vector<RouteStep>* cached = slot->load(std::memory_order_acquire)) return *cached;
+    if (const RoutePattern* cached = slot->load(std::memory_order_acquire)) return *cached;
   scratch = build_pattern(key);
   if (!slot || cached_steps_.load(std::memory_order_relaxed) >= kMaxCachedSteps) return scratch;
-  auto built = std::make_unique<const std::vector<RouteStep>>(std::move(scratch));
-  const std::vector<RouteStep>* expected = nullptr;
+  auto built = std::make_unique<const RoutePattern>(std::move(scratch));
+  const RoutePattern* expected = nullptr;
   if (slot->compare_exchange_strong(expected, built.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
-    cached_steps_.fetch_add(built->size(), std::memory_order_relaxed);
+    cached_steps_.fetch_add(built->num_steps(), std::memory_order_relaxed);
     return *built.release();
   }
   return *expected;
@@ -96,31 +96,33 @@ void PatternRouting::for_each_channel(NodeId src, NodeId dst, Visit&& visit) con
   if (src == dst) return;
   const Coords s = coords_of(src);
   const Coords t = coords_of(dst);
-  std::vector<RouteStep> scratch;  // holds the pattern only when it is not cached
+  RoutePattern scratch;  // holds the pattern only when it is not cached
   std::uint32_t mirrored = 0;
-  const std::vector<RouteStep>& steps = pattern(key_of(s, t, mirrored), scratch);
+  const RoutePattern& steps = pattern(key_of(s, t, mirrored), scratch);
   const int n = grid_.ndims();
-  std::array<int, kMaxDims> sign{}, extent{}, stride{};
+  std::array<int, kMaxDims> sign{}, flip{}, extent{}, stride{};
   for (int d = 0; d < n; ++d) {
-    sign[d] = mirrored >> d & 1u ? -1 : 1;
+    flip[d] = static_cast<int>(mirrored >> d & 1u);
+    sign[d] = flip[d] ? -1 : 1;
     extent[d] = grid_.extent(d);
     stride[d] = static_cast<int>(grid_.stride(d));
   }
-  // Patterns list the steps out of one point together, so the node is found once per point.
-  NodeId node = 0;
-  for (const RouteStep& step : steps) {
-    if (step.new_point) {
-      node = 0;
-      for (int d = 0; d < n; ++d) {
-        int c = s[d] + sign[d] * step.rel[d];
-        if (c >= extent[d]) c -= extent[d];
-        else if (c < 0) c += extent[d];
-        node += c * stride[d];
-      }
-    }
-    const int dir = sign[step.dim] > 0 ? step.dir : 1 - step.dir;
-    visit(grid_.channel(node, step.dim, static_cast<Direction>(dir)), step.dim, step.fraction);
-  }
+  // A channel's index is its node's first channel plus 2 * dim + dir (Grid::channel).
+  ChannelId node_channels = 0;
+  steps.walk(
+      [&](const std::int16_t* rel) {
+        NodeId node = 0;
+        for (int d = 0; d < n; ++d) {
+          int c = s[d] + sign[d] * rel[d];
+          if (c >= extent[d])
+            c -= extent[d];
+          else if (c < 0)
+            c += extent[d];
+          node += c * stride[d];
+        }
+        node_channels = grid_.channel(node, 0, Direction::plus);
+      },
+      [&](int dim, int dir, double fraction) { visit(node_channels + 2 * dim + (dir ^ flip[dim]), dim, fraction); });
 }
 
 void PatternRouting::route(NodeId src, NodeId dst, std::vector<ChannelShare>& out) const {
@@ -214,16 +216,6 @@ double MinimalPathBox::path_fraction(std::uint32_t point, int dim, int hops_to_g
   const int in_dim = magnitude_[dim] - std::abs(signed_position(point, dim));
   const bool fork = tie_[dim] && signed_position(point, dim) == 0;
   return static_cast<double>(in_dim) / (fork ? 2.0 * hops_to_go : hops_to_go);
-}
-
-RouteStep MinimalPathBox::make_step(std::uint32_t point, int dim, Direction dir, double fraction, bool first) const {
-  RouteStep step{};
-  step.new_point = first ? 1 : 0;
-  for (int d = 0; d < ndims_; ++d) step.rel[d] = static_cast<std::int16_t>(signed_position(point, d));
-  step.dim = static_cast<std::uint8_t>(dim);
-  step.dir = static_cast<std::uint8_t>(dir);
-  step.fraction = fraction;
-  return step;
 }
 
 }  // namespace rankmap::topology::detail

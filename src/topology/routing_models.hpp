@@ -11,7 +11,7 @@ class DorRouting final : public PatternRouting {
   std::string name() const override;
 
  protected:
-  std::vector<RouteStep> build_pattern(const OffsetKey& key) const override;
+  RoutePattern build_pattern(const OffsetKey& key) const override;
 
  private:
   std::vector<int> order_;
@@ -25,7 +25,7 @@ class AdaptiveRouting final : public PatternRouting {
   bool spreads_by_destination() const override { return true; }
 
  protected:
-  std::vector<RouteStep> build_pattern(const OffsetKey& key) const override;
+  RoutePattern build_pattern(const OffsetKey& key) const override;
 
  private:
   /// How many times the grid's node count the flows' box points must add up to for a walk.
@@ -38,7 +38,7 @@ class AdaptiveHopRouting final : public PatternRouting {
   std::string name() const override { return "adaptive-hop"; }
 
  protected:
-  std::vector<RouteStep> build_pattern(const OffsetKey& key) const override;
+  RoutePattern build_pattern(const OffsetKey& key) const override;
 };
 
 }  // namespace rankmap::topology::detail
