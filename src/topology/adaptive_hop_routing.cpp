@@ -9,7 +9,7 @@ RoutePattern AdaptiveHopRouting::build_pattern(const OffsetKey& key) const {
   std::vector<double> mass(box.num_points(), 0.0);
   mass[order.front()] = 1.0;
   RoutePattern steps(grid().ndims());
-  steps.reserve(box.num_steps());
+  steps.reserve(box.num_steps(), box.num_points());
   for (std::uint32_t p : order) {
     if (mass[p] == 0.0) continue;
     int productive = 0;

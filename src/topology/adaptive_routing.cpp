@@ -17,7 +17,7 @@ RoutePattern AdaptiveRouting::build_pattern(const OffsetKey& key) const {
   std::vector<double> through(box.num_points(), 0.0);
   through[box.points_in_order().front()] = 1.0;
   RoutePattern steps(grid().ndims());
-  steps.reserve(box.num_steps());
+  steps.reserve(box.num_steps(), box.num_points());
   for (std::uint32_t p : box.points_in_order()) {
     if (through[p] == 0.0) continue;
     const int hops_left = box.hops_left(p);

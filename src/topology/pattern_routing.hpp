@@ -23,7 +23,11 @@ namespace rankmap::topology::detail {
 class RoutePattern {
  public:
   explicit RoutePattern(int ndims = 0) : ndims_(ndims) {}
-  void reserve(std::size_t steps) { fraction_.reserve(steps), code_.reserve(steps); }
+  /// Room for `steps` steps out of `points` points: growing by doubling would copy them and leave
+  /// up to half the memory unused.
+  void reserve(std::size_t steps, std::size_t points) {
+    fraction_.reserve(steps), code_.reserve(steps), rel_.reserve(points * static_cast<std::size_t>(ndims_));
+  }
   /// Adds the step out of the point at `rel` (ndims signed offsets from the source) along `dim` in
   /// `dir`; `first` when no step out of that point precedes it.
   void add_step(const std::int16_t* rel, int dim, Direction dir, double fraction, bool first) {
