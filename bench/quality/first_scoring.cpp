@@ -1,10 +1,11 @@
 // The first scoring of a mapping in a fresh process, as the runtime's auto does it: the launcher's
 // order's MCL under adaptive routing, on a new routing model whose route patterns are all built on
-// the way, in memory the process has not touched before. bench/quality/run_first_scoring.sh runs
-// one process per instance, since a process that scored one instance reuses that memory for the
-// next (the quality table, eval_bench). Prints one CSV row per instance of the quality set that
-// matches --filter: the first scoring's wall time and minor page faults, and a second scoring's
-// wall time on the same model, the baseline measured in the same run.
+// the way, in memory the process has not touched before. Timed is the routing of the node flows;
+// gathering them from the edges, which builds no patterns, is done before the clock starts.
+// bench/quality/run_first_scoring.sh runs one process per instance, since a process that scored one
+// instance reuses that memory for the next (the quality table, eval_bench). Prints one CSV row per
+// instance of the quality set that matches --filter: the first scoring's wall time and minor page
+// faults, and a second scoring's wall time on the same model, the baseline measured in the same run.
 #include "quality_instances.hpp"
 
 #include <CLI/CLI.hpp>
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
     const bench::InstanceSet instance_set = bench::parse_instance_set(set);
     const std::vector<bench::AllocationCase> allocations = bench::quality_allocations(instance_set);
     for (const bench::Instance& instance : bench::quality_instances(allocations, instance_set, data_dir)) {
-      const std::string label = instance.pattern + " on " + instance.allocation->label;
+      const std::string label = bench::instance_label(instance);
       if (!instance.skip_reason.empty() || label.find(filter) == std::string::npos) continue;
       if (list) {
         std::printf("%s\n", label.c_str());

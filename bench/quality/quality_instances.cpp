@@ -183,6 +183,8 @@ std::vector<Instance> quality_instances(const std::vector<AllocationCase>& alloc
   return out;
 }
 
+std::string instance_label(const Instance& instance) { return instance.pattern + " on " + instance.allocation->label; }
+
 std::string pattern_family(std::string_view pattern) {
   if (pattern.starts_with("stencil")) return "stencil";
   if (pattern == "ring" || pattern == "recdoubling" || pattern == "binomial" || pattern == "bruck" ||

@@ -53,6 +53,8 @@ std::vector<AllocationCase> quality_allocations(InstanceSet set);
 /// it; ids in order.
 std::vector<Instance> quality_instances(const std::vector<AllocationCase>& allocations, InstanceSet set,
                                         const std::string& data_dir);
+/// `<pattern> on <allocation>`, what --filter options match.
+std::string instance_label(const Instance& instance);
 /// The pattern family of a pattern name (`other` for a name this table does not know).
 std::string pattern_family(std::string_view pattern);
 

@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
   std::vector<Instance> instances = bench::quality_instances(allocations, set, data_dir);
   if (!filter.empty() || !family.empty()) {
     std::erase_if(instances, [&](const Instance& i) {
-      return (i.pattern + " on " + i.allocation->label).find(filter) == std::string::npos ||
+      return bench::instance_label(i).find(filter) == std::string::npos ||
              (!family.empty() && i.pattern_family != family);
     });
     for (std::size_t k = 0; k < instances.size(); ++k) instances[k].id = static_cast<int>(k);
