@@ -105,11 +105,20 @@ std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> s
   return std::vector<int>(result.begin(), result.end());
 }
 
+/// How long one METIS bisection may take, in ms per vertex and per adjacency entry of its graph: the
+/// upper envelope of the first cuts of at least 2,000 tasks on the quality table's training and
+/// held-out graphs (2026-11-30). Sparse random graphs, which coarsen worst, took up to 3.7 us a
+/// vertex (60 ms for 16,384 tasks); dense ones up to 0.015 us an entry (16 ms for alltoall's
+/// million entries on 1,024 tasks); structured sparse ones 0.4 to 1.7 us a vertex.
+constexpr double kMetisMsPerVertex = 3.7e-3;
+constexpr double kMetisMsPerEntry = 1.5e-5;
+
 /// The same recursive bisection one cut at a time, so that a deadline can stop it: parts
 /// [lo, hi) of `sizes` share `tasks`; each range is cut in two halves of its parts by METIS
-/// (target weights as their sizes), and once the deadline has passed every range left is
-/// filled in task order instead. The cut sides only approximate their sizes (METIS allows 3%
-/// imbalance); repair_sizes() makes them exact.
+/// (target weights as their sizes), and every range left is filled in task order instead once
+/// the deadline leaves less than such a cut may take. METIS cannot be stopped, and before that
+/// rule one cut of 16,384 random tasks took emahd to 110 to 130 ms of a 35 ms budget. The cut
+/// sides only approximate their sizes (METIS allows 3% imbalance); repair_sizes() makes them exact.
 class TimedBisection {
  public:
   TimedBisection(const graph::CommGraph& sym, std::span<const int> sizes, std::uint64_t seed, const Deadline& deadline)
@@ -126,7 +135,7 @@ class TimedBisection {
  private:
   void cut(std::span<const TaskId> tasks, int lo, int hi) {
     if (tasks.empty()) return;
-    if (hi - lo == 1 || deadline_.passed() || sym_.num_edges() == 0) {
+    if (hi - lo == 1 || sym_.num_edges() == 0 || deadline_.remaining_ms() < likely_cut_ms(tasks)) {
       fill(tasks, lo, hi);
       return;
     }
@@ -145,6 +154,14 @@ class TimedBisection {
     for (std::size_t i = 0; i < tasks.size(); ++i) (side[i] == 0 ? first : second).push_back(tasks[i]);
     cut(first, lo, mid);
     cut(second, mid, hi);
+  }
+
+  /// The most a METIS cut of `tasks` is likely to take, counting every entry of their adjacency
+  /// lists, also those to tasks outside the range.
+  double likely_cut_ms(std::span<const TaskId> tasks) const {
+    std::size_t entries = 0;
+    for (TaskId t : tasks) entries += sym_.out_neighbors(t).size();
+    return kMetisMsPerVertex * static_cast<double>(tasks.size()) + kMetisMsPerEntry * static_cast<double>(entries);
   }
 
   /// Tasks in order into parts lo, lo+1, ... by their sizes (the last takes any excess).

@@ -119,6 +119,19 @@ TEST(Concentration, TwoAtOnceGroupAsEachAlone) {
   }
 }
 
+// METIS cannot be stopped: a bisection starts only when the deadline leaves what it may take at the
+// slowest rate measured (some 60 ms here), so 30 ms leave the launcher's grouping, where a first cut
+// used to start and run past them, and 10 s the partition.
+TEST(PartitionExact, ACutThatWouldOutlastTheDeadlineIsNotStarted) {
+  const auto g = testing::random_graph(16384, 6, 3);
+  const std::vector<int> sizes(256, 64);
+  const Deadline short_deadline(30);
+  const std::vector<int> part = partition_exact(g, sizes, 1, &short_deadline);
+  for (TaskId t = 0; t < g.num_tasks(); ++t) ASSERT_EQ(part[t], t / 64) << "task " << t;
+  const Deadline long_deadline(10000);
+  EXPECT_NE(partition_exact(g, sizes, 1, &long_deadline), part);
+}
+
 TEST(Concentration, MetisKeepsCliquesTogether) {
   // Four 4-cliques joined in a ring by single light edges, labels interleaved: every group must
   // be one clique, so only the 4 light edges (both ways) cross groups.
