@@ -49,9 +49,9 @@ std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const dou
 /// METIS recursive bisection on the symmetrized graph (seeded), then greedy moves of the least
 /// connected tasks until every part has its size. This is concentrate() without tiling, for any sizes.
 /// With a deadline the bisections are made one at a time, and once it leaves less than a bisection
-/// of the range at hand may take (the slowest rates measured: 3.7 us a task and 0.015 us an adjacency entry), the
-/// parts left are filled with tasks in id order (the launcher's grouping), so only a bisection
-/// slower than that rate and the size repair run past it.
+/// of the range at hand may take (at the slowest rates measured: 3.7 us a task, 0.015 us an
+/// adjacency entry), the parts left are filled with tasks in id order (the launcher's grouping),
+/// so only a bisection slower than those rates and the size repair run past it.
 std::vector<int> partition_exact(const graph::CommGraph& graph, std::span<const int> sizes, std::uint64_t seed,
                                  const Deadline* deadline = nullptr);
 
