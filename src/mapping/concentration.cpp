@@ -105,11 +105,11 @@ std::vector<int> metis_parts(const graph::CommGraph& sym, std::span<const int> s
   return std::vector<int>(result.begin(), result.end());
 }
 
-/// How long one METIS bisection may take, in ms per vertex and per adjacency entry of its graph: the
-/// upper envelope of the first cuts of at least 2,000 tasks on the quality table's training and
-/// held-out graphs (2026-11-30). Sparse random graphs, which coarsen worst, took up to 3.7 us a
-/// vertex (60 ms for 16,384 tasks); dense ones up to 0.015 us an entry (16 ms for alltoall's
-/// million entries on 1,024 tasks); structured sparse ones 0.4 to 1.7 us a vertex.
+/// How long one METIS bisection may take, in ms per vertex and per adjacency entry of its graph:
+/// the upper envelope of the bisections of at least 2,000 tasks made on the quality table's
+/// training and held-out graphs (2026-11-30). Sparse random graphs, which coarsen worst, took up to
+/// 3.7 us a vertex (60 ms for 16,384 tasks); dense ones up to 0.015 us an entry (16 ms for
+/// alltoall's million entries on 1,024 tasks); structured sparse ones 0.4 to 1.7 us a vertex.
 constexpr double kMetisMsPerVertex = 3.7e-3;
 constexpr double kMetisMsPerEntry = 1.5e-5;
 
