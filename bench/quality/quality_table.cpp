@@ -1,11 +1,13 @@
 // The mapping quality table of issue 3: every algorithm on every instance, checked and measured, as CSV.
 //
-//   quality_table [--set table|quick|training] [--quick] [--data-dir DIR] [--out FILE] [--workers N] [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
+//   quality_table [--set table|quick|training] [--quick] [--data-dir DIR] [--out FILE] [--workers N]
+//                 [--refine-budget-ms B] [--search-budget-ms B] [--seed S]
 //                 [--filter TEXT] [--family NAME] [--rows LABEL,...] [--time-limit-min M]
 //
 // Writes one CSV line per (instance, row): MCL under adaptive and dor routing, hop-bytes, and
 // the mapping's wall and CPU time, and for a portfolio (auto) the member it kept, in the reason
-// column. bench/run_quality_table.sh turns it into BENCHMARKS.md.
+// column, and its account of every start and refusal, in the detail column (the quality of a miss
+// is read from it, not from a patched build). bench/run_quality_table.sh turns it into BENCHMARKS.md.
 // Exits 1, after writing everything, if any algorithm failed or returned something that is
 // not a permutation of the instance's slots.
 #include "quality_instances.hpp"
@@ -45,6 +47,7 @@ struct Result {
   std::string chain;
   std::string status;  ///< ok, skipped, failed
   std::string reason;
+  std::string detail;  ///< a portfolio's account of its starts and refusals (Choice::detail)
   std::int64_t edges = 0;
   double mcl_adaptive = 0, mcl_dor = 0, hop_bytes = 0;
   double wall_ms = 0, cpu_ms = 0;
@@ -108,6 +111,7 @@ Result run_cell(const Instance& instance, std::size_t row_index, const Row& row,
                              std::to_string(instance.tasks) + " slots");
     eval.measure(m, r);
     r.reason = choice.chosen;  // what a portfolio such as auto kept
+    r.detail = choice.detail;
   } catch (const std::exception& e) {
     r.status = "failed";
     r.reason = e.what();
@@ -155,7 +159,7 @@ void write_csv(std::ostream& out, const std::vector<Instance>& instances, const 
       << " search_budget_ms=" << settings.search_budget_ms << " seed=" << settings.seed
       << " threads=" << settings.threads << " fragmented_grid=" << bench::kFragmentedGrid << "\n";
   out << "instance,pattern,pattern_family,allocation,allocation_family,grid,ppn,slots,tasks,edges,row,"
-         "budget_ms,chain,status,reason,mcl_adaptive,mcl_dor,hop_bytes,wall_ms,cpu_ms\n";
+         "budget_ms,chain,status,reason,mcl_adaptive,mcl_dor,hop_bytes,wall_ms,cpu_ms,detail\n";
   out << std::setprecision(10);
   for (const Result& r : results) {
     const Instance& i = instances[r.instance];
@@ -164,8 +168,8 @@ void write_csv(std::ostream& out, const std::vector<Instance>& instances, const 
         << i.allocation->family << ',' << i.allocation->alloc.grid().to_string() << ',' << i.allocation->ppn << ','
         << i.allocation->alloc.num_slots() << ',' << i.tasks << ',' << r.edges << ',' << csv_field(row.label) << ','
         << (row.budgeted ? row.budget_ms : 0.0) << ',' << csv_field(r.chain) << ',' << r.status << ','
-        << csv_field(r.reason) << ',' << r.mcl_adaptive << ',' << r.mcl_dor << ',' << r.hop_bytes << ','
-        << r.wall_ms << ',' << r.cpu_ms << '\n';
+        << csv_field(r.reason) << ',' << r.mcl_adaptive << ',' << r.mcl_dor << ',' << r.hop_bytes << ',' << r.wall_ms
+        << ',' << r.cpu_ms << ',' << csv_field(r.detail) << '\n';
   }
 }
 
