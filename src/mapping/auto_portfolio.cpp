@@ -118,6 +118,8 @@ struct Candidate {
   detail::Score score;
   std::optional<double> dor_load;  ///< under the network's static routing, once DorHedge measured it
   double scoring_ms = 0;           ///< how long scoring a member's start took (0: not measured)
+  /// The channel loads its scoring routed (null for a refined candidate), which refine searches from.
+  detail::ObjectiveScorer::Loads loads = nullptr;
 };
 
 bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
@@ -146,11 +148,12 @@ std::optional<std::pair<Candidate, double>> scored_launcher_order(TaskId tasks, 
   Candidate identity{"identity", identity_mapping(tasks), {}, {}};
   const auto start = std::chrono::steady_clock::now();
   if (timed) {
-    const std::optional<detail::Score> s = score.within(identity.mapping, Deadline(deadline.remaining_ms() / 2));
+    const std::optional<detail::Score> s =
+        score.within(identity.mapping, Deadline(deadline.remaining_ms() / 2), &identity.loads);
     if (!s) return std::nullopt;
     identity.score = *s;
   } else {
-    identity.score = score(identity.mapping);
+    identity.score = score(identity.mapping, &identity.loads);
   }
   return std::pair{std::move(identity),
                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
@@ -257,10 +260,11 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
     note_overrun(-given.remaining_ms());
     if (!is_new(m, k) || (timed && deadline.passed())) return;
     const auto scoring_start = std::chrono::steady_clock::now();
-    const std::optional<detail::Score> s = timed ? score.within(m, deadline) : score(m);
+    detail::ObjectiveScorer::Loads loads;
+    const std::optional<detail::Score> s = timed ? score.within(m, deadline, &loads) : score(m, &loads);
     if (!s) return void(ended = true);
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - scoring_start;
-    Candidate c{std::string(order[k]->name), std::move(m), *s, {}, scoring.count()};
+    Candidate c{std::string(order[k]->name), std::move(m), *s, {}, scoring.count(), std::move(loads)};
     const std::lock_guard lock(built_mutex);
     built[k] = std::move(c);
   });
@@ -294,7 +298,8 @@ Candidate refined(const Candidate& start, const graph::CommGraph& graph, const t
                   std::string_view suffix = "+refine") {
   detail::RefineReport report;
   // The start's score is its objective: refine need not route its flows again to learn it.
-  const detail::KnownInput known{start.score.objective, evaluation_ms};
+  const detail::KnownInput known{start.score.objective, evaluation_ms, start.loads,
+                                 start.scoring_ms > 0 ? start.scoring_ms : evaluation_ms};
   Mapping m = detail::refine_mapping(
       graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report,
       &known);

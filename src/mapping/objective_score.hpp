@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace rankmap::mapping::detail {
 
@@ -24,13 +25,20 @@ struct Score {
 class ObjectiveScorer {
  public:
   ObjectiveScorer(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options);
-  Score operator()(std::span<const SlotId> slot_of) const;
+  /// The channel loads behind a score under MCL without phases (KnownInput::loads).
+  using Loads = std::shared_ptr<const std::vector<double>>;
+  /// The score; `kept` (if given) receives the channel loads behind it, or null where the objective
+  /// is not one MCL.
+  Score operator()(std::span<const SlotId> slot_of, Loads* kept = nullptr) const;
   /// The same score, or nothing once `deadline` has passed: on a dense graph one score can cost many
   /// budgets (a 1,000-task all-to-all on scattered torus nodes, 4 to 8 s under adaptive routing).
-  std::optional<Score> within(std::span<const SlotId> slot_of, const Deadline& deadline) const;
+  std::optional<Score> within(std::span<const SlotId> slot_of, const Deadline& deadline, Loads* kept = nullptr) const;
 
  private:
-  std::optional<Score> score(std::span<const SlotId> slot_of, const std::function<bool()>& should_stop) const;
+  std::optional<Score> score(std::span<const SlotId> slot_of, const std::function<bool()>& should_stop,
+                             Loads* kept) const;
+  std::optional<double> mcl(std::span<const SlotId> slot_of, const std::function<bool()>& should_stop,
+                            Loads* kept) const;
 
   const graph::CommGraph& graph_;
   const topology::Allocation& alloc_;

@@ -164,9 +164,9 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
                    const Mapping& initial, const Deadline& budget, long long max_attempts,
                    const detail::KnownInput* known, detail::RefineReport& report) {
   std::unique_ptr<detail::SwapState> state;
-  const auto set_up = [&](const Mapping& from) {
+  const auto set_up = [&](const Mapping& from, const detail::SwapState::RoutedLoads* routed = nullptr) {
     state.reset();  // before the next is built: each holds a copy of the graph's edges
-    state = std::make_unique<detail::SwapState>(graph, alloc, options, from, budget);
+    state = std::make_unique<detail::SwapState>(graph, alloc, options, from, budget, routed);
     return state->ready();
   };
   const bool knows_input = known && options.phases.empty();
@@ -184,10 +184,17 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
         descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2, input_ms), max_attempts, report);
     if (shortened != initial && !set_up(shortened)) return initial;
   }
+  // The input's loads, when the caller kept them, spare routing its flows again: in auto the starts
+  // were all routed once to be ranked.
+  if (!state && knows_input && known->loads) {
+    const detail::SwapState::RoutedLoads routed{*known->loads, known->loads_ms};
+    if (!set_up(initial, &routed)) return initial;
+  }
   if (!state && !set_up(initial)) return initial;
-  // The final check routes the result's flows, about as long as setting the state up took: a
-  // known input's time, the launcher's order's in auto, can be far off (starts took 7 to 16 ms to
-  // route where it took 10: stencil27 on 400 scattered nodes with 4 per node, 203 ms of 200).
+  // The final check routes the result's flows, about as long as setting the state up took, or
+  // routing the loads it was given took: the typical time of a known input, or the launcher's order's,
+  // can be far off (starts took 7 to 16 ms to route where the launcher's order took 10: stencil27 on
+  // 400 scattered nodes with 4 per node, 203 ms of 200).
   const double check_ms = state->evaluation_ms();
   const double mcl_share = kLowerMclShare / (kLowerMclShare + kShortenShare);
   report.converged = run_within(*state, alloc, options.seed, search_ms(1, check_ms) * mcl_share,

@@ -3,7 +3,9 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace rankmap::mapping::detail {
 
@@ -27,6 +29,10 @@ struct RefineReport {
 struct KnownInput {
   double objective = 0;
   double evaluation_ms = 0;
+  /// The channel loads behind `objective`, if the caller kept them, and how long routing them took:
+  /// refine then searches from the input without routing its flows again.
+  std::shared_ptr<const std::vector<double>> loads = nullptr;
+  double loads_ms = 0;
 };
 
 /// What refine returns once it has searched from `input` to `result`: the result only if its objective,

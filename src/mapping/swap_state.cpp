@@ -50,7 +50,7 @@ bool may_cross(const topology::Grid& g, const topology::Coords& s, const topolog
 }  // namespace
 
 SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                     Mapping initial, const Deadline& deadline)
+                     Mapping initial, const Deadline& deadline, const RoutedLoads* routed)
     : graph_(graph), alloc_(alloc), lookup_(alloc), hops_(alloc), in_(graph), slot_of_(std::move(initial)) {
   task_of_slot_ = inverse(slot_of_);
   node_.resize(slot_of_.size());
@@ -58,6 +58,7 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
   if (const topology::Grid* grid = alloc.network().grid_if())
     for (int i = 0; i < alloc.num_nodes(); ++i) coords_.push_back(grid->coords_of(alloc.node(i)));
   is_hot_.assign(slot_of_.size(), 0);
+  if (options.objective != Objective::mcl || !options.phases.empty()) routed = nullptr;  // loads of the one phase
   const auto start = std::chrono::steady_clock::now();
   if (options.objective == Objective::hop_bytes) {
     hop_bytes_ = initial_objective_ = metrics::hop_bytes(graph, alloc, slot_of_);
@@ -72,22 +73,25 @@ SwapState::SwapState(const graph::CommGraph& graph, const topology::Allocation& 
       phase_in_.emplace_back(phase);
       phases_.emplace_back(&phase, &phase_in_.back());
     }
-    initial_loads(deadline);
+    initial_loads(deadline, routed);
   }
-  evaluation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  evaluation_ms_ =
+      routed ? routed->ms : std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The loads come from metrics::channel_loads, as exact_objective()'s and the scorer's do, so that
 // the three agree bit for bit.
-void SwapState::initial_loads(const Deadline& deadline) {
+void SwapState::initial_loads(const Deadline& deadline, const RoutedLoads* routed) {
   channels_ = alloc_.network().num_channel_slots();
   initial_objective_ = 0;
   double bytes = 0;
   for (const Phase& phase : phases_) bytes += phase.graph->total_weight();
   load_scale_ = std::max(bytes / static_cast<double>(channels_), 1.0);
   for (Phase& phase : phases_) {
+    const auto passed = [&deadline] { return deadline.passed(); };
     std::optional<std::vector<double>> loads =
-        metrics::channel_loads(*phase.graph, alloc_, slot_of_, *routing_, [&deadline] { return deadline.passed(); });
+        routed ? std::optional(routed->loads)
+               : metrics::channel_loads(*phase.graph, alloc_, slot_of_, *routing_, passed);
     if (!loads) return;
     const double mcl = metrics::max_channel_load(*loads);
     initial_objective_ += mcl;

@@ -35,10 +35,17 @@ inline double search_ms_left(const Deadline& budget, double budget_ms, double ev
 /// hop-bytes a swap is kept if it lowers hop-bytes, whatever the goal.
 class SwapState {
  public:
-  /// Routes every flow of the initial mapping once. Gives up, leaving ready() false, if `deadline`
-  /// passes meanwhile.
+  /// The channel loads of the initial mapping under options.routing, routed already (by
+  /// ObjectiveScorer, bit for bit as the state would), and how long that took.
+  struct RoutedLoads {
+    const std::vector<double>& loads;
+    double ms;
+  };
+  /// Routes every flow of the initial mapping once, unless `routed` brings its loads (used under
+  /// MCL without MapOptions::phases only). Gives up, leaving ready() false, if `deadline` passes
+  /// meanwhile.
   SwapState(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-            Mapping initial, const Deadline& deadline);
+            Mapping initial, const Deadline& deadline, const RoutedLoads* routed = nullptr);
   ~SwapState();
 
   bool ready() const noexcept { return ready_; }
@@ -120,7 +127,7 @@ class SwapState {
   bool add_flow(int p, int src, int dst, double bytes, double ceiling);
   /// Whether a hop-bytes change lowers them, past rounding.
   bool lowers_hop_bytes(double hop_delta) const;
-  void initial_loads(const Deadline& deadline);
+  void initial_loads(const Deadline& deadline, const RoutedLoads* routed);
   template <typename Visit>
   void for_each_in_edge(const graph::InEdges& in, TaskId t, Visit&& visit) const;
   bool try_swap_mcl(TaskId a, TaskId b);

@@ -142,6 +142,46 @@ TEST(Refine, AKnownInputGivesTheSameSearchAndBoundsTheResult) {
   EXPECT_NE(detail::refine_mapping(g, a, options, misled, &unbeatable), bad);
 }
 
+// auto keeps the loads its scoring of a start routed: refine must search from them as from the
+// loads it would route itself, and must take them rather than route again.
+TEST(Refine, TheInputsLoadsGivenSpareRoutingItAndGiveTheSameSearch) {
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
+  const auto g = testing::stencil_graph({4, 8}, true);
+  const Mapping bad = testing::random_permutation(32, 3);
+  MapOptions options;
+  options.time_budget_ms = 1e6;
+  options.initial = &bad;
+  options.parameter = "20000";
+  detail::ObjectiveScorer::Loads loads;
+  const double objective = detail::ObjectiveScorer(g, a, options)(bad, &loads).objective;
+  ASSERT_NE(loads, nullptr);
+  EXPECT_EQ(metrics::max_channel_load(*loads), objective);
+  // An evaluation said to take a tenth of the budget leaves no time to descend on hop-bytes first,
+  // so the search starts from the input itself.
+  const detail::KnownInput measured{objective, 1e5};
+  const detail::KnownInput routed{objective, 1e5, loads, 1e5};
+  detail::RefineReport by_routing, by_loads;
+  const Mapping found = detail::refine_mapping(g, a, options, by_routing, &measured);
+  ASSERT_NE(found, bad);
+  EXPECT_EQ(detail::refine_mapping(g, a, options, by_loads, &routed), found);
+  EXPECT_EQ(by_loads.objective, by_routing.objective);
+  EXPECT_EQ(by_loads.kept, by_routing.kept);
+
+  // The state takes the loads it is given as they are, and their routing's time as its evaluation's.
+  std::vector<double> made_up(loads->size(), 0.0);
+  made_up[3] = 42;
+  const detail::SwapState::RoutedLoads given{made_up, 7.5};
+  const detail::SwapState state(g, a, options, bad, Deadline(1e6), &given);
+  ASSERT_TRUE(state.ready());
+  EXPECT_EQ(state.phase_mcls(), std::vector<double>{42});
+  EXPECT_EQ(state.evaluation_ms(), 7.5);
+  // With phases the loads of the whole graph are not the phases': the state routes them.
+  const std::vector<graph::CommGraph> phases{g};
+  options.phases = phases;
+  const detail::SwapState phased(g, a, options, bad, Deadline(1e6), &given);
+  EXPECT_EQ(phased.phase_mcls(), std::vector<double>{objective});
+}
+
 TEST(Refine, SwapsInsideOneNodeAreNotTried) {
   // A single node: nothing can change, whatever the budget.
   const Allocation a = Allocation::full(Grid::parse("mesh:1"), 8);
