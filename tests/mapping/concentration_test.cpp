@@ -76,6 +76,13 @@ TEST(TaskGrid, TileFollowsTheHeavyDimension) {
   EXPECT_TRUE(choose_tile(std::vector<int>{5, 5}, std::vector<double>{1, 1}, 4).empty());
 }
 
+TEST(TaskGrid, BytesAlongADimensionCountEveryEdgeThatMovesAlongIt) {
+  // A 3x4 grid, row-major: task 5 is (1, 1). An edge moving along both dimensions counts for both.
+  const std::vector<graph::Edge> edges{{5, 6, 2}, {5, 9, 3}, {5, 10, 7}, {0, 11, 1}, {4, 4 + 4, 5}};
+  const auto g = graph::CommGraph::from_edges(12, edges);
+  EXPECT_EQ(detail::bytes_along_dimensions(g, std::vector<int>{3, 4}), (std::vector<double>{3 + 7 + 1 + 5, 2 + 7 + 1}));
+}
+
 TEST(Concentration, StencilIsTiled) {
   // 8x8 periodic stencil on 16 nodes of 4 slots: 2x2 tiles, each group four tasks, the group graph
   // a periodic 4x4 stencil with 2 bytes each way between neighbouring tiles.
