@@ -30,18 +30,6 @@ std::vector<std::int64_t> strides_of(std::span<const int> extents) {
   return strides;
 }
 
-/// Calls visit(d, delta) for each dimension in which tasks a and b differ, delta in the range
-/// -(k-1)..k-1; returns false as soon as visit does.
-template <typename Visit>
-bool for_each_difference(std::span<const int> extents, std::span<const std::int64_t> strides, TaskId a, TaskId b,
-                         Visit&& visit) {
-  for (std::size_t d = 0; d < extents.size(); ++d) {
-    const int delta = static_cast<int>((b / strides[d]) % extents[d] - (a / strides[d]) % extents[d]);
-    if (delta != 0 && !visit(d, delta)) return false;
-  }
-  return true;
-}
-
 bool is_neighbour_step(int delta, int extent) { return std::abs(delta) == 1 || std::abs(delta) == extent - 1; }
 
 /// t / s for every task t and every stride s a factorisation may use, computed once: the
