@@ -115,16 +115,26 @@ TEST(Refine, ConvergesFromAScrambledMappingUnderBothObjectives) {
   }
 }
 
+/// A refine of 20,000 attempts from a random start of a periodic 4x8 stencil on torus:4x4 with
+/// 2 per node, where a caller tells refine what it knows of the input (KnownInput).
+struct KnownInputCase {
+  KnownInputCase() {
+    options.time_budget_ms = 1e6;
+    options.initial = &bad;
+    options.parameter = "20000";
+  }
+  KnownInputCase(const KnownInputCase&) = delete;  // options.initial points at its own `bad`
+  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
+  const graph::CommGraph g = testing::stencil_graph({4, 8}, true);
+  const Mapping bad = testing::random_permutation(32, 3);
+  MapOptions options;
+};
+
 // auto hands refine its start's score: the search must be the one refine runs when it measures the
 // input itself, and the result is still checked against the objective it was given.
 TEST(Refine, AKnownInputGivesTheSameSearchAndBoundsTheResult) {
-  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
-  const auto g = testing::stencil_graph({4, 8}, true);
-  const Mapping bad = testing::random_permutation(32, 3);
-  MapOptions options;
-  options.time_budget_ms = 1e6;
-  options.initial = &bad;
-  options.parameter = "20000";
+  KnownInputCase c;
+  auto& [a, g, bad, options] = c;
   detail::RefineReport measured, told, misled;
   const Mapping found = detail::refine_mapping(g, a, options, measured);
   ASSERT_NE(found, bad);
@@ -145,13 +155,8 @@ TEST(Refine, AKnownInputGivesTheSameSearchAndBoundsTheResult) {
 // auto keeps the loads its scoring of a start routed: refine must search from them as from the
 // loads it would route itself, and must take them rather than route again.
 TEST(Refine, TheInputsLoadsGivenSpareRoutingItAndGiveTheSameSearch) {
-  const Allocation a = Allocation::full(Grid::parse("torus:4x4"), 2);
-  const auto g = testing::stencil_graph({4, 8}, true);
-  const Mapping bad = testing::random_permutation(32, 3);
-  MapOptions options;
-  options.time_budget_ms = 1e6;
-  options.initial = &bad;
-  options.parameter = "20000";
+  KnownInputCase c;
+  auto& [a, g, bad, options] = c;
   detail::ObjectiveScorer::Loads loads;
   const double objective = detail::ObjectiveScorer(g, a, options)(bad, &loads).objective;
   ASSERT_NE(loads, nullptr);
