@@ -2,6 +2,7 @@
 // std::sort of as many random 64-bit keys as the instance has tasks, or one MCL evaluation.
 // Graphs come from the pattern generator: periodic stencils, and `random` (six partners a rank).
 #include <rankmap/graph/patterns.hpp>
+#include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
 
@@ -41,6 +42,8 @@ const Instance& instance(const std::string& name) {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:100x100x100"), 1)};
   } else if (name == "empty_1M_torus25x25x50_ppn32") {
     i = {graph::CommGraph::from_edges(1000000, {}), Allocation::full(Grid::parse("torus:25x25x50"), 32)};
+  } else if (name == "fft2d_2k_torus8x8x8_ppn4") {
+    i = {pattern("fft2d", {32, 64}), Allocation::full(Grid::parse("torus:8x8x8"), 4)};
   } else if (name == "recdoubling_8k_torus8x8x8_ppn16") {
     i = {pattern("recdoubling", {}, 8192), Allocation::full(Grid::parse("torus:8x8x8"), 16)};
   } else if (name == "stencil3d_1k_torus8x8x16_ppn1") {
@@ -94,6 +97,17 @@ void identity_mcl(benchmark::State& state, const std::string& name) {
   for (auto _ : state) benchmark::DoNotOptimize(metrics::max_channel_load(in.graph, in.alloc, identity, *routing));
 }
 
+/// detect_task_grid alone: bisect, emahd and split (and so auto) pay it before they look at the clock.
+void task_grid(benchmark::State& state, const std::string& name) {
+  const Instance& in = instance(name);
+  std::vector<int> grid;
+  for (auto _ : state) {
+    grid = mapping::detect_task_grid(in.graph);
+    benchmark::DoNotOptimize(grid.data());
+  }
+  state.counters["grid_dims"] = static_cast<double>(grid.size());
+}
+
 /// refine from mahd's mapping with a budget of state.range(0) ms: the wall time is the answer.
 void refine_budget(benchmark::State& state, const std::string& name) {
   const Instance& in = instance(name);
@@ -141,6 +155,16 @@ void register_all() {
     benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
                                  [=](benchmark::State& s) { identity_mcl(s, name); })
         ->Unit(kMillisecond)->UseRealTime();
+  }
+  // A graph on a hypercube-like task grid makes detect_task_grid validate many factorisations.
+  for (const char* name : {"recdoubling_8k_torus8x8x8_ppn16", "fft2d_2k_torus8x8x8_ppn4"}) {
+    benchmark::RegisterBenchmark((std::string("detect_task_grid/") + name).c_str(),
+                                 [=](benchmark::State& s) { task_grid(s, name); })
+        ->Unit(kMillisecond)->UseRealTime();
+    if (std::string_view(name).starts_with("fft2d"))
+      benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
+                                   [=](benchmark::State& s) { identity_mcl(s, name); })
+          ->Unit(kMillisecond)->UseRealTime();
   }
   benchmark::RegisterBenchmark("baseline_sort_keys", sort_keys)
       ->Arg(1024)->Arg(16384)->Arg(1000000)->Unit(kMillisecond)->UseRealTime();

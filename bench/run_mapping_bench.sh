@@ -59,6 +59,11 @@ for name, b in named("bisect/"):
     inst = name.split("/")[1]
     base = runs[f"baseline_identity_mcl/{inst}"]
     row("`bisect`", inst, b, "one MCL evaluation of the identity", ms(base, "cpu_time"), "none (auto's first member)")
+for name, b in named("detect_task_grid/"):
+    inst = name.split("/")[1]
+    base = runs[f"baseline_identity_mcl/{inst}"]
+    row("`detect_task_grid`", inst, b, "one MCL evaluation of the identity", ms(base, "cpu_time"),
+        "none (paid before bisect, emahd and split look at the clock)")
 
 out += ["", "`refine` against its time budget (wall clock, which is what the budget limits), starting from "
         "`mahd`'s mapping; each run is the mean of 3. refine keeps back the time of one objective evaluation "
