@@ -226,9 +226,10 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   std::vector<Candidate> starts{launcher_order};
   if (options.initial && *options.initial != starts.front().mapping)
     starts.push_back({"input", *options.initial, score(*options.initial), {}});
-  // No member could start, so the shared memos below would be made for nothing: symmetrizing
-  // alltoall's million edges on torus:8x8x8 took 60 to 75 ms, after a scoring of the launcher's
-  // order that left too little time for any member, and auto up to 215 ms of its 200.
+  // No member could start, so the shared memos below would be made for nothing: on alltoall on
+  // torus:8x8x8 with 2 per node, symmetrizing its million edges took 60 to 75 ms after the
+  // launcher's order's scoring had left no member time, and auto 123 to 160 ms (once 215 ms) where
+  // it now takes 75 to 118.
   if (timed && deadline.remaining_ms() <= evaluation_ms) return starts;
   std::vector<const detail::PortfolioMember*> order;
   for (const detail::PortfolioMember* member : build_order(members, graph, alloc))
