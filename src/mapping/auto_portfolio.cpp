@@ -226,11 +226,13 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   std::vector<Candidate> starts{launcher_order};
   if (options.initial && *options.initial != starts.front().mapping)
     starts.push_back({"input", *options.initial, score(*options.initial), {}});
+  std::atomic<double> overrun_ms{0};
+  const auto no_time_for_a_member = [&] { return timed && deadline.remaining_ms() <= evaluation_ms + overrun_ms; };
   // No member could start, so the shared memos below would be made for nothing: on alltoall on
   // torus:8x8x8 with 2 per node, symmetrizing its million edges took 60 to 75 ms after the
   // launcher's order's scoring had left no member time, and auto 123 to 160 ms (once 215 ms) where
   // it now takes 75 to 118.
-  if (timed && deadline.remaining_ms() <= evaluation_ms) return starts;
+  if (no_time_for_a_member()) return starts;
   std::vector<const detail::PortfolioMember*> order;
   for (const detail::PortfolioMember* member : build_order(members, graph, alloc))
     if (takes_part(*member, graph, alloc, options, timed)) order.push_back(member);
@@ -245,7 +247,6 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
                         [&](const auto& c) { return c && c->mapping == m; });
   };
   std::atomic<bool> ended{false};
-  std::atomic<double> overrun_ms{0};
   const auto note_overrun = [&](double ms) {
     for (double seen = overrun_ms; ms > seen && !overrun_ms.compare_exchange_weak(seen, ms);) continue;
   };
@@ -255,7 +256,7 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
   const std::shared_ptr<const graph::CommGraph> symmetric = helped ? detail::symmetrized(graph) : nullptr;
   detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
-    if (ended || (timed && deadline.remaining_ms() <= evaluation_ms + overrun_ms)) return void(ended = true);
+    if (ended || no_time_for_a_member()) return void(ended = true);
     std::optional<detail::TaskGridMemo> known;
     std::optional<detail::SymmetrizedMemo> shared;
     if (worker > 0) known.emplace(graph, task_grid), shared.emplace(graph, symmetric);
