@@ -253,11 +253,12 @@ std::vector<int> detect_stencil_grid(const graph::CommGraph& graph) {
   const StrideQuotients quotients(n, used);
   std::optional<EdgesByDifference> edges;
   if (chains.size() > kChainsWorthGrouping) edges.emplace(graph);
+  const double off_grid_limit = kTolerance * counted_total(graph);
   std::vector<int> best;
   double best_spread = std::numeric_limits<double>::infinity();
   for (const auto& strides : chains) {
     const ChainGrid grid(n, strides, quotients);
-    if (edges && clearly_off_grid(grid, *edges, kTolerance * counted_total(graph))) continue;
+    if (edges && clearly_off_grid(grid, *edges, off_grid_limit)) continue;
     const double spread = stencil_spread(graph, grid, best_spread);
     if (spread < 0 || spread >= best_spread) continue;
     best.assign(1, static_cast<int>(n / strides.back()));
