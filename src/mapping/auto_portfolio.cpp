@@ -26,6 +26,8 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -120,6 +122,9 @@ struct Candidate {
   double scoring_ms = 0;           ///< how long scoring a member's start took (0: not measured)
   /// The channel loads its scoring routed (null for a refined candidate), which refine searches from.
   detail::ObjectiveScorer::Loads loads = nullptr;
+  /// Refined while the starts were built, its refined mapping a start of its own: refine_all keeps it
+  /// as it is, for the hedge.
+  bool settled = false;
 };
 
 bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
@@ -210,6 +215,102 @@ bool holds(const std::vector<Candidate>& candidates, const Mapping& m) {
   return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.mapping == m; });
 }
 
+/// Whether a refine given `ms` can change anything: it routes every flow of the mapping it searches
+/// from once to set up and once more to check a changed result, and the setup sorts every edge
+/// before it can be stopped. Refines begun with a slice of 1.6 ms at 16,384 tasks took one
+/// evaluation each (12 ms) and auto to 216 ms of its 200.
+bool worth_refining(double ms, double evaluation_ms) { return ms > kEvaluationsPerRefine * evaluation_ms; }
+
+/// The options of a search from `start` (refine or anneal) with `ms` of budget and `parameter`, none
+/// of the caller's hooks.
+MapOptions search_options(const MapOptions& options, const Candidate& start, double ms, std::string parameter) {
+  MapOptions result = options;
+  result.initial = &start.mapping;
+  result.choice = nullptr;
+  result.progress = nullptr;
+  result.parameter = std::move(parameter);
+  result.time_budget_ms = ms;
+  return result;
+}
+
+/// Refines `start` with `ms` of budget (or `attempts` swaps, or until `stop` is set) and returns the
+/// better of the two, named with `suffix` when it is the refined one (once: a refined start refined
+/// again keeps its name).
+Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
+                  const MapOptions& options, double ms, long long attempts, double evaluation_ms,
+                  std::string_view suffix = "+refine", const std::atomic<bool>* stop = nullptr) {
+  detail::RefineReport report;
+  // The start's score is its objective: refine need not route its flows again to learn it.
+  const detail::KnownInput known{start.score.objective, evaluation_ms, start.loads,
+                                 start.scoring_ms > 0 ? start.scoring_ms : evaluation_ms};
+  Mapping m = detail::refine_mapping(
+      graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report,
+      &known, stop);
+  if (m == start.mapping) return start;
+  Candidate result{start.name.ends_with(suffix) ? start.name : start.name + std::string(suffix), std::move(m), {}, {}};
+  // Refine has just routed every flow of its result to check it; routing them again for the score
+  // cost auto one evaluation per refined start (40 to 280 ms on 1,000 to 2,000 scattered nodes).
+  result.score = {report.objective.value(), metrics::hop_bytes(graph, alloc, result.mapping)};
+  return score_less(result, start) ? result : start;
+}
+
+/// A worker with no member left to build refines the best start built so far while the others
+/// build theirs, instead of waiting for them: on the training set's fragmented allocations at
+/// 200 ms, one of the two threads was idle for 40 to 50 ms of the 55 that building took. The refine
+/// stops once no member is being built, and ends by the time the last member begun is due (its
+/// budget and a scoring after it). The start stays, unrefined and settled: the hedge may refuse
+/// what refine made of it and pass the start.
+class WhileBuilding {
+ public:
+  /// `built` holds the starts as they are built, under `mutex`; `deadline` is the building's.
+  WhileBuilding(std::vector<std::optional<Candidate>>& built, std::mutex& mutex, const Deadline& deadline)
+      : built_(built), mutex_(mutex), deadline_(deadline), due_left_(deadline.remaining_ms()) {}
+  /// A member begins, due in `ms`.
+  void begin(double ms) {
+    const std::lock_guard lock(mutex_);
+    ++building_;
+    due_left_ = std::min(due_left_, deadline_.remaining_ms() - ms);
+  }
+  void end() {
+    const std::lock_guard lock(mutex_);
+    if (--building_ == 0) none_building_ = true;
+  }
+  /// Refines the best start not refined yet, while members are being built, by
+  /// refine(start, ms, stop), which searches for at most `ms` or until `stop` is set.
+  void refine_best(const std::function<Candidate(const Candidate&, double, const std::atomic<bool>*)>& refine) {
+    std::optional<Candidate> start;
+    std::size_t k = 0;
+    double ms = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      if (building_ == 0) return;
+      none_building_ = false;
+      for (std::size_t j = 0; j < built_.size(); ++j)
+        if (built_[j] && !built_[j]->settled && (!start || score_less(*built_[j], *start))) start = built_[j], k = j;
+      if (!start) return;
+      built_[k]->settled = true;
+      ms = deadline_.remaining_ms() - due_left_;
+    }
+    Candidate c = refine(*start, ms, &none_building_);
+    const std::lock_guard lock(mutex_);
+    if (c.mapping == start->mapping)
+      built_[k]->settled = false;
+    else
+      refined_.push_back(std::move(c));
+  }
+  /// What refine_best() made, once the building has ended.
+  std::vector<Candidate>& refined() { return refined_; }
+
+ private:
+  std::vector<std::optional<Candidate>>& built_;
+  std::mutex& mutex_;
+  const Deadline& deadline_;
+  int building_ = 0;
+  double due_left_;  ///< what deadline_.remaining_ms() reads when the last member begun is due
+  std::atomic<bool> none_building_{false};
+  std::vector<Candidate> refined_;
+};
+
 /// Builds and scores every start the budget leaves time for, after the launcher's order and the
 /// caller's initial mapping (a precomputed one, or the previous stage of a chain), which take part
 /// always. options.threads members are built at once, taken in order; a member starts only while the
@@ -250,82 +351,68 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const auto note_overrun = [&](double ms) {
     for (double seen = overrun_ms; ms > seen && !overrun_ms.compare_exchange_weak(seen, ms);) continue;
   };
+  // Member k's start, scored; nothing when another member built it first, or time ran out.
+  const auto build_member = [&](const detail::PortfolioMember& m, std::size_t k, const MapOptions& member,
+                                const Deadline& given) -> std::optional<Candidate> {
+    Mapping mapping = m.map(graph, alloc, member);
+    note_overrun(-given.remaining_ms());
+    if (!is_new(mapping, k) || (timed && deadline.passed())) return std::nullopt;
+    const auto scoring_start = std::chrono::steady_clock::now();
+    detail::ObjectiveScorer::Loads loads;
+    const std::optional<detail::Score> s = timed ? score.within(mapping, deadline, &loads) : score(mapping, &loads);
+    if (!s) return ended = true, std::nullopt;
+    const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - scoring_start;
+    return Candidate{std::string(m.name), std::move(mapping), *s, {}, scoring.count(), std::move(loads)};
+  };
   // Memos are per thread: the other threads get the task grid and the symmetrized graph that the
   // caller's thread made.
   const bool helped = options.threads > 1 && order.size() > 1;
   const std::vector<int> task_grid = helped ? detect_task_grid(graph) : std::vector<int>();
   const std::shared_ptr<const graph::CommGraph> symmetric = helped ? detail::symmetrized(graph) : nullptr;
-  detail::parallel_for(order.size(), options.threads, [&](std::size_t k, int worker) {
+  WhileBuilding meanwhile(built, built_mutex, deadline);
+  const auto refine_meanwhile = [&] {
+    meanwhile.refine_best([&](const Candidate& start, double ms, const std::atomic<bool>* stop) {
+      return worth_refining(ms, evaluation_ms)
+                 ? refined(start, graph, alloc, options, ms, 0, evaluation_ms, "+refine", stop)
+                 : start;
+    });
+  };
+  const std::size_t waiting = timed ? static_cast<std::size_t>(std::max(1, options.threads)) - 1 : 0;
+  detail::parallel_for(order.size() + waiting, options.threads, [&](std::size_t k, int worker) {
+    if (k >= order.size()) return refine_meanwhile();
     if (ended || no_time_for_a_member()) return void(ended = true);
     std::optional<detail::TaskGridMemo> known;
     std::optional<detail::SymmetrizedMemo> shared;
     if (worker > 0) known.emplace(graph, task_grid), shared.emplace(graph, symmetric);
     const MapOptions member = member_options(*order[k], options, scale, evaluation_ms, deadline, timed);
     const Deadline given(member.time_budget_ms);
-    Mapping m = order[k]->map(graph, alloc, member);
-    note_overrun(-given.remaining_ms());
-    if (!is_new(m, k) || (timed && deadline.passed())) return;
-    const auto scoring_start = std::chrono::steady_clock::now();
-    detail::ObjectiveScorer::Loads loads;
-    const std::optional<detail::Score> s = timed ? score.within(m, deadline, &loads) : score(m, &loads);
-    if (!s) return void(ended = true);
-    const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - scoring_start;
-    Candidate c{std::string(order[k]->name), std::move(m), *s, {}, scoring.count(), std::move(loads)};
+    meanwhile.begin(member.time_budget_ms + evaluation_ms);
+    std::optional<Candidate> c = build_member(*order[k], k, member, given);
+    meanwhile.end();
+    if (!c) return;
     const std::lock_guard lock(built_mutex);
-    built[k] = std::move(c);
+    built[k] = std::move(*c);
   });
   for (std::optional<Candidate>& c : built)
     if (c && !holds(starts, c->mapping)) starts.push_back(std::move(*c));
+  for (Candidate& c : meanwhile.refined())
+    if (!holds(starts, c.mapping)) starts.push_back(std::move(c));
   return starts;
-}
-
-/// Whether a refine given `ms` can change anything: it routes every flow of the mapping it searches
-/// from once to set up and once more to check a changed result, and the setup sorts every edge
-/// before it can be stopped. Refines begun with a slice of 1.6 ms at 16,384 tasks took one
-/// evaluation each (12 ms) and auto to 216 ms of its 200.
-bool worth_refining(double ms, double evaluation_ms) { return ms > kEvaluationsPerRefine * evaluation_ms; }
-
-/// The options of a search from `start` (refine or anneal) with `ms` of budget and `parameter`, none
-/// of the caller's hooks.
-MapOptions search_options(const MapOptions& options, const Candidate& start, double ms, std::string parameter) {
-  MapOptions result = options;
-  result.initial = &start.mapping;
-  result.choice = nullptr;
-  result.progress = nullptr;
-  result.parameter = std::move(parameter);
-  result.time_budget_ms = ms;
-  return result;
-}
-
-/// Refines `start` with `ms` of budget (or `attempts` swaps) and returns the better of the two,
-/// named with `suffix` when it is the refined one.
-Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
-                  const MapOptions& options, double ms, long long attempts, double evaluation_ms,
-                  std::string_view suffix = "+refine") {
-  detail::RefineReport report;
-  // The start's score is its objective: refine need not route its flows again to learn it.
-  const detail::KnownInput known{start.score.objective, evaluation_ms, start.loads,
-                                 start.scoring_ms > 0 ? start.scoring_ms : evaluation_ms};
-  Mapping m = detail::refine_mapping(
-      graph, alloc, search_options(options, start, ms, attempts > 0 ? std::to_string(attempts) : std::string()), report,
-      &known);
-  if (m == start.mapping) return start;
-  Candidate result{start.name + std::string(suffix), std::move(m), {}, {}};
-  // Refine has just routed every flow of its result to check it; routing them again for the score
-  // cost auto one evaluation per refined start (40 to 280 ms on 1,000 to 2,000 scattered nodes).
-  result.score = {report.objective.value(), metrics::hop_bytes(graph, alloc, result.mapping)};
-  return score_less(result, start) ? result : start;
 }
 
 /// Refines the starts, best first, each with an equal slice of kExploreShare of the time left (time a
 /// converged search leaves goes to the later ones; refine checks its result within its slice);
 /// `threads` of them at once. Once the slices are too short to be worth_refining(), the rest stay
-/// as they are. Giving the best starts slices worth refining instead, and the others none, let
+/// as they are, as the settled ones do. Giving the best starts slices worth refining instead, and the others none, let
 /// refines run past auto's deadline (fft2d on 400 scattered nodes with 4 per node at 215 ms of
 /// 200, and one instance over 205 ms in each of two runs of the training set, against none in two).
 std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
                                   const topology::Allocation& alloc, const MapOptions& options,
                                   const Deadline& deadline, double evaluation_ms, long long attempts) {
+  const auto unsettled =
+      std::stable_partition(starts.begin(), starts.end(), [](const Candidate& c) { return !c.settled; });
+  std::vector<Candidate> settled(std::make_move_iterator(unsettled), std::make_move_iterator(starts.end()));
+  starts.erase(unsettled, starts.end());
   std::stable_sort(starts.begin(), starts.end(), score_less);
   const std::size_t threads = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Candidate> out(starts.size());
@@ -347,6 +434,7 @@ std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::Co
       out[first + k] = refined(starts[first + k], graph, alloc, options, left, attempts, evaluation_ms);
     });
   }
+  std::move(settled.begin(), settled.end(), std::back_inserter(out));
   return out;
 }
 
@@ -366,8 +454,7 @@ void continue_best(std::vector<Candidate>& finished, const graph::CommGraph& gra
     // The time left when this one starts, not when the loop did: when the system refuses a thread,
     // the searches run one after another.
     const double ms = timed ? search.remaining_ms() : kUnboundedMs;
-    Candidate c = refined(start, graph, alloc, options, ms, attempts, evaluation_ms,
-                          start.name.ends_with("+refine") ? "" : "+refine");
+    Candidate c = refined(start, graph, alloc, options, ms, attempts, evaluation_ms);
     if (start.score < c.score || c.score < start.score) longer[k] = std::move(c);
   });
   for (std::optional<Candidate>& c : longer)

@@ -5,6 +5,7 @@
 #include "swap_moves.hpp"
 #include "swap_state.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <memory>
 
@@ -36,11 +37,15 @@ constexpr double kShortenSlack = 0.1;
 /// 50 ms on 16,384 tasks with six partners each, the three evaluations took the run 15% over its budget.
 constexpr double kDescentMinEvaluations = 10;
 
-/// Counts attempts and says when the phase's deadline or attempt count is spent.
+/// Counts attempts and says when the phase's deadline or attempt count is spent, or the caller
+/// stopped the search (`stop`, none: never).
 class AttemptBudget {
  public:
-  AttemptBudget(double ms, long long max_attempts) : deadline_(ms), max_(max_attempts) {}
-  bool spent() const { return (max_ > 0 && done_ >= max_) || (done_ % kClockEvery == 0 && deadline_.passed()); }
+  AttemptBudget(double ms, long long max_attempts, const std::atomic<bool>* stop)
+      : deadline_(ms), max_(max_attempts), stop_(stop) {}
+  bool spent() const {
+    return (max_ > 0 && done_ >= max_) || (done_ % kClockEvery == 0 && (deadline_.passed() || (stop_ && *stop_)));
+  }
   bool try_swap(detail::SwapState& state, TaskId a, TaskId b) {
     ++done_;
     return state.node_of(a) != state.node_of(b) && state.try_swap(a, b);
@@ -50,6 +55,7 @@ class AttemptBudget {
  private:
   Deadline deadline_;
   long long max_;
+  const std::atomic<bool>* stop_;
   long long done_ = 0;
 };
 
@@ -123,9 +129,9 @@ long long attempts_share(long long max_attempts, double share) {
 
 /// Runs one phase within `ms` and `attempts`.
 bool run_within(detail::SwapState& state, const topology::Allocation& alloc, std::uint64_t seed, double ms,
-                long long attempts, bool hot_first, detail::RefineReport& report) {
+                long long attempts, bool hot_first, const std::atomic<bool>* stop, detail::RefineReport& report) {
   detail::SwapPicker pick(state, alloc, seed);
-  AttemptBudget budget(ms, attempts);
+  AttemptBudget budget(ms, attempts, stop);
   const bool at_optimum = run_phase(state, alloc, pick, budget, hot_first, report);
   report.attempts += budget.done();
   return at_optimum;
@@ -135,24 +141,25 @@ bool run_within(detail::SwapState& state, const topology::Allocation& alloc, std
 /// input if the budget ran out during the setup.
 Mapping descend_on_hop_bytes(const graph::CommGraph& graph, const topology::Allocation& alloc,
                              const MapOptions& options, const Mapping& initial, const Deadline& budget,
-                             double search_ms, long long max_attempts, detail::RefineReport& report) {
+                             double search_ms, long long max_attempts, const std::atomic<bool>* stop,
+                             detail::RefineReport& report) {
   MapOptions hop_options = options;
   hop_options.objective = Objective::hop_bytes;
   detail::SwapState state(graph, alloc, hop_options, initial, budget);
   if (!state.ready()) return initial;
   report.converged = run_within(state, alloc, options.seed, search_ms * kHopBytesShare,
-                                attempts_share(max_attempts, kHopBytesShare), false, report);
+                                attempts_share(max_attempts, kHopBytesShare), false, stop, report);
   return state.mapping();
 }
 
 /// Under hop-bytes: one search, its result kept only if it has fewer hop-bytes than the input.
 Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
                          const Mapping& initial, const Deadline& budget, long long max_attempts,
-                         detail::RefineReport& report) {
+                         const std::atomic<bool>* stop, detail::RefineReport& report) {
   detail::SwapState state(graph, alloc, options, initial, budget);
   if (!state.ready()) return initial;
   const double search_ms = detail::search_ms_left(budget, options.time_budget_ms, 1, state.evaluation_ms());
-  report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, report);
+  report.converged = run_within(state, alloc, options.seed, search_ms, max_attempts, false, stop, report);
   return detail::checked_result(initial, state.mapping(), state.exact_objective(budget), state.initial_objective(),
                                 true, report);
 }
@@ -162,7 +169,7 @@ Mapping refine_hop_bytes(const graph::CommGraph& graph, const topology::Allocati
 /// its objective, which the caller had.
 Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
                    const Mapping& initial, const Deadline& budget, long long max_attempts,
-                   const detail::KnownInput* known, detail::RefineReport& report) {
+                   const detail::KnownInput* known, const std::atomic<bool>* stop, detail::RefineReport& report) {
   std::unique_ptr<detail::SwapState> state;
   const auto set_up = [&](const Mapping& from, const detail::SwapState::RoutedLoads* routed = nullptr) {
     state.reset();  // before the next is built: each holds a copy of the graph's edges
@@ -180,8 +187,8 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
     return detail::search_ms_left(budget, options.time_budget_ms, evaluations, each_ms);
   };
   if (search_ms(2, input_ms) > kDescentMinEvaluations * input_ms) {
-    const Mapping shortened =
-        descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2, input_ms), max_attempts, report);
+    const Mapping shortened = descend_on_hop_bytes(graph, alloc, options, initial, budget, search_ms(2, input_ms),
+                                                   max_attempts, stop, report);
     if (shortened != initial && !set_up(shortened)) return initial;
   }
   // The input's loads, when the caller kept them, spare routing its flows again: in auto the starts
@@ -198,14 +205,14 @@ Mapping refine_mcl(const graph::CommGraph& graph, const topology::Allocation& al
   const double check_ms = state->evaluation_ms();
   const double mcl_share = kLowerMclShare / (kLowerMclShare + kShortenShare);
   report.converged = run_within(*state, alloc, options.seed, search_ms(1, check_ms) * mcl_share,
-                                attempts_share(max_attempts, kLowerMclShare), true, report) &&
+                                attempts_share(max_attempts, kLowerMclShare), true, stop, report) &&
                      report.converged;
   std::vector<double> ceilings = state->phase_mcls();
   for (std::size_t p = 0; p < ceilings.size(); ++p)
     ceilings[p] = std::min(input_phase_mcls[p], (1 + kShortenSlack) * ceilings[p]);
   state->set_goal(detail::SwapState::Goal::shorten, std::move(ceilings));
   report.converged = run_within(*state, alloc, options.seed, search_ms(1, check_ms),
-                                attempts_share(max_attempts, kShortenShare), false, report) &&
+                                attempts_share(max_attempts, kShortenShare), false, stop, report) &&
                      report.converged;
   if (state->mapping() == initial) return initial;
   return detail::checked_result(initial, state->mapping(), state->exact_objective(budget), input_mcl, false, report);
@@ -229,7 +236,8 @@ Mapping detail::checked_result(const Mapping& input, const Mapping& result, std:
 // for the hedge begins, and a check that ran on would take that time. (Under `refine:N` the search
 // stops at its budget too, so the check adds no new dependence on the clock.)
 Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc,
-                               const MapOptions& options, RefineReport& report, const KnownInput* known) {
+                               const MapOptions& options, RefineReport& report, const KnownInput* known,
+                               const std::atomic<bool>* stop) {
   report = {};
   report.converged = true;
   const Deadline budget(options.time_budget_ms);
@@ -237,8 +245,8 @@ Mapping detail::refine_mapping(const graph::CommGraph& graph, const topology::Al
   const Mapping initial = detail::starting_mapping(graph, options, "refine");
   if (alloc.num_nodes() < 2 || graph.num_edges() == 0 || options.time_budget_ms <= 0) return initial;
   if (options.objective == Objective::hop_bytes)
-    return refine_hop_bytes(graph, alloc, options, initial, budget, max_attempts, report);
-  return refine_mcl(graph, alloc, options, initial, budget, max_attempts, known, report);
+    return refine_hop_bytes(graph, alloc, options, initial, budget, max_attempts, stop, report);
+  return refine_mcl(graph, alloc, options, initial, budget, max_attempts, known, stop, report);
 }
 
 Mapping map_refine(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options) {

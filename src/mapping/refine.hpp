@@ -3,6 +3,7 @@
 
 #include <rankmap/mapping/mapping.hpp>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -44,8 +45,10 @@ Mapping checked_result(const Mapping& input, const Mapping& result, std::optiona
 
 /// map_refine, filling `report`. With `known`, refine does not route the input's flows only to learn
 /// its objective: under MCL it sets up its routed search on the input only if it does not first
-/// descend on hop-bytes to another mapping.
+/// descend on hop-bytes to another mapping. Once `stop` (none: never) is set, the search ends as at
+/// its budget's end (the phases left find their time spent) and its result is checked as then.
 Mapping refine_mapping(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options,
-                       RefineReport& report, const KnownInput* known = nullptr);
+                       RefineReport& report, const KnownInput* known = nullptr,
+                       const std::atomic<bool>* stop = nullptr);
 
 }  // namespace rankmap::mapping::detail

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <vector>
 
@@ -185,6 +186,23 @@ TEST(Refine, TheInputsLoadsGivenSpareRoutingItAndGiveTheSameSearch) {
   options.phases = phases;
   const detail::SwapState phased(g, a, options, bad, Deadline(1e6), &given);
   EXPECT_EQ(phased.phase_mcls(), std::vector<double>{objective});
+}
+
+// auto refines a start on a thread that would otherwise wait for the others, and stops it when
+// they are done: a stopped search tries no swap more, under both objectives, and returns its input
+// when it had found nothing yet.
+TEST(Refine, AStopSetEndsTheSearchAsItsBudgetWould) {
+  KnownInputCase c;
+  auto& [a, g, bad, options] = c;
+  for (const Objective objective : {Objective::mcl, Objective::hop_bytes}) {
+    options.objective = objective;
+    detail::RefineReport running, stopped;
+    const std::atomic<bool> go{false}, stop{true};
+    EXPECT_NE(detail::refine_mapping(g, a, options, running, nullptr, &go), bad);
+    EXPECT_GT(running.attempts, 0);
+    EXPECT_EQ(detail::refine_mapping(g, a, options, stopped, nullptr, &stop), bad);
+    EXPECT_EQ(stopped.attempts, 0);
+  }
 }
 
 TEST(Refine, SwapsInsideOneNodeAreNotTried) {
