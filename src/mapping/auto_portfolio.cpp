@@ -321,7 +321,8 @@ class WhileBuilding {
 /// at the clock grows with its edges: on alltoall on torus:8x8x8 with 2 per node bisect, emahd and
 /// dimorder-best each took 70 to 85 ms with a 40 ms budget, and the members begun after them took
 /// auto up to 222 ms of 200. The starts keep the members' order whatever thread built them, so that
-/// ties break alike.
+/// ties break alike. A timed auto's workers with no member left to build refine meanwhile
+/// (WhileBuilding); their refined starts follow the members' starts.
 std::vector<Candidate> build_starts(const Candidate& launcher_order, double evaluation_ms,
                                     const graph::CommGraph& graph, const topology::Allocation& alloc,
                                     const MapOptions& options, std::span<const detail::PortfolioMember> members,
@@ -405,9 +406,10 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
 /// Refines the starts, best first, each with an equal slice of kExploreShare of the time left (time a
 /// converged search leaves goes to the later ones; refine checks its result within its slice);
 /// `threads` of them at once. Once the slices are too short to be worth_refining(), the rest stay
-/// as they are, as the settled ones do. Giving the best starts slices worth refining instead, and the others none, let
-/// refines run past auto's deadline (fft2d on 400 scattered nodes with 4 per node at 215 ms of
-/// 200, and one instance over 205 ms in each of two runs of the training set, against none in two).
+/// as they are, as the settled ones do. Giving the best starts slices worth refining instead, and
+/// the others none, let refines run past auto's deadline (fft2d on 400 scattered nodes with 4 per
+/// node at 215 ms of 200, and one instance over 205 ms in each of two runs of the training set,
+/// against none in two).
 std::vector<Candidate> refine_all(std::vector<Candidate> starts, const graph::CommGraph& graph,
                                   const topology::Allocation& alloc, const MapOptions& options,
                                   const Deadline& deadline, double evaluation_ms, long long attempts) {
