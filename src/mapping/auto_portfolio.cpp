@@ -234,11 +234,12 @@ MapOptions search_options(const MapOptions& options, const Candidate& start, dou
 }
 
 /// Refines `start` with `ms` of budget (or `attempts` swaps, or until `stop` is set) and returns the
-/// better of the two, named with `suffix` when it is the refined one (once: a refined start refined
-/// again keeps its name).
+/// better of the two, named `+refine` after its start when it is the refined one (once: a refined
+/// start refined again keeps its name).
 Candidate refined(const Candidate& start, const graph::CommGraph& graph, const topology::Allocation& alloc,
                   const MapOptions& options, double ms, long long attempts, double evaluation_ms,
-                  std::string_view suffix = "+refine", const std::atomic<bool>* stop = nullptr) {
+                  const std::atomic<bool>* stop = nullptr) {
+  constexpr std::string_view suffix = "+refine";
   detail::RefineReport report;
   // The start's score is its objective: refine need not route its flows again to learn it.
   const detail::KnownInput known{start.score.objective, evaluation_ms, start.loads,
@@ -376,7 +377,7 @@ std::vector<Candidate> build_starts(const Candidate& launcher_order, double eval
   const auto refine_meanwhile = [&] {
     meanwhile.refine_best([&](const Candidate& start, double ms, const std::atomic<bool>* stop) {
       return worth_refining(ms, evaluation_ms)
-                 ? refined(start, graph, alloc, options, ms, 0, evaluation_ms, "+refine", stop)
+                 ? refined(start, graph, alloc, options, ms, 0, evaluation_ms, stop)
                  : start;
     });
   };
