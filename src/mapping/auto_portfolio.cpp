@@ -7,6 +7,8 @@
 // starts of different kinds and keeping the best makes the result no worse than the best start
 // refined, and never worse than the launcher's order, which is always a member.
 #include "anneal.hpp"
+#include "auto_candidate.hpp"
+#include "auto_hedge.hpp"
 #include "objective_score.hpp"
 #include "parallel_for.hpp"
 #include "portfolio.hpp"
@@ -114,20 +116,9 @@ constexpr double kEvaluationsPerRefine = 2;
 /// With `attempts=N` nothing depends on the clock; this budget only bounds a run that never converges.
 constexpr double kUnboundedMs = 1e9;
 
-struct Candidate {
-  std::string name;
-  Mapping mapping;
-  detail::Score score;
-  std::optional<double> dor_load;  ///< under the network's static routing, once DorHedge measured it
-  double scoring_ms = 0;           ///< how long scoring a member's start took (0: not measured)
-  /// The channel loads its scoring routed (null for a refined candidate), which refine searches from.
-  detail::ObjectiveScorer::Loads loads = nullptr;
-  /// Refined while the starts were built, its refined mapping a start of its own: refine_all keeps it
-  /// as it is, for the hedge.
-  bool settled = false;
-};
-
-bool score_less(const Candidate& a, const Candidate& b) { return a.score < b.score; }
+using detail::Candidate;
+using detail::DorHedge;
+using detail::score_less;
 
 /// `attempts=N` from `auto:attempts=N` (0 when absent: the wall-clock budget rules).
 long long attempts_parameter(const MapOptions& options) {
@@ -492,147 +483,6 @@ void anneal_rest(std::vector<Candidate>& finished, const graph::CommGraph& graph
   for (std::optional<Candidate>& c : annealed)
     if (c) finished.push_back(std::move(*c));
 }
-
-/// Without a named routing, MCL assumes adaptive routing; a candidate that raises the MCL under the
-/// network's static routing (dimension-ordered, d-mod-k or minimal: dor_max_channel_load) above the
-/// launcher's order's is refused, so that auto never trades a gain under the assumption for a loss
-/// on a machine that routes statically (SimGrid's fat-tree: BT 1.44 times slower before). The
-/// launcher's order itself always passes. The loads it measures go to Choice::dor_loads, so that the
-/// runtime's do-no-harm test does not route the same two mappings again. With phases the loads are
-/// summed over them, as the objective is: BT's aggregate graph hid that every sweep direction of
-/// the candidate loaded its busiest channel more (SimGrid's torus:8x8x8, 1.02). Hedge phases
-/// (MapOptions::hedge_phases) bring the hedge also where the routing is named, under that routing:
-/// the whole graph is the objective then, and a mapping it prefers can load every phase more.
-///
-/// A timed auto routes the launcher's order up front, beside its scoring when there is a second
-/// thread, and keeps as much time for checking the winner (more when routings are cheap:
-/// detail::hedge_reserve_ms()). When both were routed at the end, with
-/// two evaluations kept for them from the search alone, the building ran up to the deadline and
-/// auto took up to 233 ms of its 200 on the training set (fft2d on 400 scattered nodes, 4 per node);
-/// keeping two evaluations from the building too cost quality (fragmented instances 0.498 and 0.504
-/// of the launcher's order, against 0.493 and 0.491), since one static routing took 0.14 to 1.1
-/// evaluations on the 15 instances where it took longest. Without a clock (`attempts=N`) the
-/// launcher's order is routed only when a candidate needs checking: nothing is kept for it then,
-/// and an auto that keeps the launcher's order need not pay for it.
-class DorHedge {
- public:
-  DorHedge(const graph::CommGraph& graph, const topology::Allocation& alloc, const MapOptions& options)
-      : graph_(graph),
-        alloc_(alloc),
-        phases_(hedged_phases(options)),
-        active_(checks_dor(options, alloc.network())),
-        named_routing_(options.routing_stated) {
-    if (active_) model_ = hedge_routing_model(options, alloc.network());
-  }
-  bool active() const { return active_; }
-  /// Routes the launcher's order (when active) within `deadline` and returns how long that took, in
-  /// ms: about what checking one candidate costs. Nothing when the deadline passed first, or
-  /// `abandoned` was set meanwhile (the order's scoring gave up, and nothing can beat it then).
-  std::optional<double> measure_launcher(const Deadline& deadline, const std::atomic<bool>& abandoned) {
-    const auto start = std::chrono::steady_clock::now();
-    if (active_) {
-      launcher_load_ = route(identity_mapping(graph_.num_tasks()), &deadline, &abandoned);
-      if (!launcher_load_) return std::nullopt;
-    }
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
-  /// The first of `ranked` (best first) that scores below the launcher's order and passes, if any.
-  /// Only as many are routed as it takes to find it: routing every one of them cost more than the
-  /// budget at 16,384 tasks. It ends at the launcher's order's objective: when the hedge refused the
-  /// launcher's order refined, the next that passed could be worse than the order itself (ring on 125
-  /// scattered nodes). The first that needs routing is routed whatever the time, since the time kept
-  /// is for it: a refine that checked its result a little late, or a thread scheduled late, would
-  /// otherwise cost the whole gain; on `threads` threads so are as many at once (route_ahead), the
-  /// others than the first within `budget_end` (none: no limit). The later ones are routed only
-  /// within `deadline` (none: no limit): routing the five that it refused for bruck on 1,000
-  /// scattered nodes one after another took auto to 219 ms of its 200.
-  std::optional<std::size_t> first_passing(std::vector<Candidate>& ranked, const detail::Score& launcher,
-                                           const Deadline* deadline, const Deadline* budget_end, int threads) {
-    std::vector<detail::Score> scores;
-    std::vector<std::string> names;
-    for (const Candidate& c : ranked) scores.push_back(c.score), names.push_back(c.name);
-    bool routed_one = route_ahead(ranked, scores, names, launcher, budget_end, threads);
-    return detail::first_kept(scores, launcher, [&](std::size_t k) {
-      Candidate& c = ranked[k];
-      if (!active_ || is_identity(c.mapping)) return false;
-      if (!c.dor_load) {
-        c.dor_load = route(c.mapping, routed_one ? deadline : nullptr);
-        routed_one = true;
-        if (!c.dor_load) return unchecked_.push_back(c.name), true;
-      }
-      return raises_load(*c.dor_load, launcher_load()) && (refused_.push_back(c.name), true);
-    });
-  }
-  /// The launcher's and `winner`'s loads, if they were measured.
-  std::optional<DorLoads> loads_of(const Candidate& winner) const {
-    if (!launcher_load_) return std::nullopt;
-    return DorLoads{*launcher_load_, is_identity(winner.mapping) ? *launcher_load_ : *winner.dor_load};
-  }
-  /// What first_passing() refused, in words for Choice::detail.
-  std::string refusals() const {
-    std::string text;
-    if (!refused_.empty())
-      text += named_routing_ ? "; refused for raising the phases' MCL under the named routing:"
-                             : "; refused for raising the MCL under the network's static routing:";
-    for (const std::string& name : refused_) text += ' ' + name;
-    if (!unchecked_.empty()) text += "; refused for want of time to route them statically:";
-    for (const std::string& name : unchecked_) text += ' ' + name;
-    return text;
-  }
-
- private:
-  /// Routes the picks_to_route_ahead() at once: the first whatever the time, the others until
-  /// `budget_end` (none: no limit), which only a thread the system refused, so that they ran one
-  /// after another, should reach. One stops as soon as an earlier one is known to pass. The time
-  /// kept covers at least one routing (detail::hedge_reserve_ms), and the later ones wait for the
-  /// deadline, so a refused first candidate used to leave the others unchecked (stencil27 on 2,000
-  /// scattered nodes kept the launcher's order, with bisect's start at 0.46 of its MCL). False when
-  /// the hedge does not apply, on one thread, or with fewer than two to route.
-  bool route_ahead(std::vector<Candidate>& ranked, std::span<const detail::Score> scores,
-                   std::span<const std::string> names, const detail::Score& launcher, const Deadline* budget_end,
-                   int threads) {
-    if (!active_ || threads < 2) return false;
-    const std::vector<std::size_t> ahead = detail::picks_to_route_ahead(
-        scores, names, launcher, [&](std::size_t k) { return !is_identity(ranked[k].mapping) && !ranked[k].dor_load; },
-        threads);
-    if (ahead.size() < 2) return false;
-    const double launcher_dor = launcher_load();
-    std::atomic<std::size_t> first_pass{ahead.size()};
-    detail::parallel_for(ahead.size(), threads, [&](std::size_t j, int) {
-      Candidate& c = ranked[ahead[j]];
-      c.dor_load = dor_max_channel_load(
-          graph_, alloc_, c.mapping, phases_,
-          [&] { return first_pass < j || (j > 0 && budget_end && budget_end->passed()); }, model_.get());
-      if (!c.dor_load || raises_load(*c.dor_load, launcher_dor)) return;
-      std::size_t seen = first_pass;
-      while (j < seen && !first_pass.compare_exchange_weak(seen, j)) continue;
-    });
-    return true;
-  }
-  /// Nothing when `deadline` (none: no limit) passes first, or `abandoned` (none: never) is set; once
-  /// either has happened, the flows are not even gathered.
-  std::optional<double> route(const Mapping& m, const Deadline* deadline,
-                              const std::atomic<bool>* abandoned = nullptr) const {
-    const auto passed = [deadline, abandoned] { return (deadline && deadline->passed()) || (abandoned && *abandoned); };
-    if (passed()) return std::nullopt;
-    return dor_max_channel_load(graph_, alloc_, m, phases_, passed, model_.get());
-  }
-  double launcher_load() {
-    if (!launcher_load_) launcher_load_ = route(identity_mapping(graph_.num_tasks()), nullptr);
-    return *launcher_load_;
-  }
-
-  const graph::CommGraph& graph_;
-  const topology::Allocation& alloc_;
-  std::span<const graph::CommGraph> phases_;
-  bool active_;
-  bool named_routing_;  ///< only hedge phases bring the hedge then, under that routing
-  std::optional<double> launcher_load_;
-  std::vector<std::string> refused_, unchecked_;
-  /// The hedge's routing (hedge_routing_model), held so that every routing of the hedge shares one
-  /// model and its route patterns.
-  std::shared_ptr<const topology::RoutingModel> model_;
-};
 
 /// Best score first; ties go to the launcher's order, then to the caller's mapping, then to the
 /// member listed first.
