@@ -29,8 +29,7 @@ std::optional<double> DorHedge::measure_launcher(const Deadline& deadline, const
 }
 
 std::optional<std::size_t> DorHedge::first_passing(std::vector<Candidate>& ranked, const Score& launcher,
-                                                   const Deadline* deadline, const Deadline* budget_end,
-                                                   int threads) {
+                                                   const Deadline* deadline, const Deadline* budget_end, int threads) {
   std::vector<Score> scores;
   std::vector<std::string> names;
   for (const Candidate& c : ranked) scores.push_back(c.score), names.push_back(c.name);
