@@ -16,10 +16,16 @@ constexpr NodeId kNearGroupNodes = 4;
 
 }  // namespace
 
-DenseHops::DenseHops(const topology::Allocation& alloc) : alloc_(alloc), grid_(alloc.network().grid_if()) {
-  if (!grid_) return;
-  coords_.resize(static_cast<std::size_t>(alloc.num_nodes()));
-  for (int i = 0; i < alloc.num_nodes(); ++i) coords_[i] = grid_->coords_of(alloc.node(i));
+DenseHops::DenseHops(const topology::Allocation& alloc) : alloc_(alloc) {
+  const topology::Grid* grid = alloc.network().grid_if();
+  if (!grid) return;
+  ndims_ = grid->ndims();
+  for (int d = 0; d < ndims_; ++d) wrap_[d] = grid->is_torus(d) ? grid->extent(d) : 2 * grid->extent(d);
+  coords_.reserve(static_cast<std::size_t>(alloc.num_nodes()) * static_cast<std::size_t>(ndims_));
+  for (int i = 0; i < alloc.num_nodes(); ++i) {
+    const topology::Coords c = grid->coords_of(alloc.node(i));
+    for (int d = 0; d < ndims_; ++d) coords_.push_back(static_cast<std::int16_t>(c[d]));
+  }
 }
 
 NearNodes::NearNodes(const topology::Allocation& alloc) {

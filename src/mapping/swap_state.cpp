@@ -143,21 +143,21 @@ bool SwapState::try_swap(TaskId a, TaskId b) { return routing_ ? try_swap_mcl(a,
 
 double SwapState::hop_bytes_change(TaskId a, TaskId b) const {
   const int na = node_[a], nb = node_[b];
-  double delta = 0;
   // Edges between a and b keep their length; every other edge of a or b changes one end.
-  const auto moved = [&](TaskId t, TaskId other, int from, int to) {
+  // The sum runs through a local: through a reference to the caller's, the compiler stored and
+  // reloaded it at every edge, since a weight might alias it.
+  const auto moved = [&](TaskId t, TaskId other, int from, int to, double delta) {
     const auto change = [&](TaskId x, double w) {
       if (x == other || x == t) return;
-      delta += w * (hops_(to, node_[x]) - hops_(from, node_[x]));
+      delta += w * hops_.change(from, to, node_[x]);
     };
     const auto targets = graph_.out_neighbors(t);
     const auto weights = graph_.out_weights(t);
     for (std::size_t k = 0; k < targets.size(); ++k) change(targets[k], weights[k]);
     for_each_in_edge(in_, t, change);
+    return delta;
   };
-  moved(a, b, na, nb);
-  moved(b, a, nb, na);
-  return delta;
+  return moved(b, a, nb, na, moved(a, b, na, nb, 0.0));
 }
 
 bool SwapState::try_swap_hop_bytes(TaskId a, TaskId b) {
