@@ -53,7 +53,7 @@ OffsetKey PatternRouting::key_of(const Coords& src, const Coords& dst, std::uint
   OffsetKey key;
   mirrored = 0;
   for (int d = 0; d < grid_.ndims(); ++d) {
-    const int off = grid_.offset(src[d], dst[d], d);  // a tie is positive, so never mirrored
+    const int off = grid_.axis_offset(d, src[d], dst[d]);  // a tie is positive, so never mirrored
     key.offset[d] = std::abs(off);
     if (off < 0) mirrored |= 1u << d;
   }

@@ -72,6 +72,14 @@ class Grid {
     const int delta = a > b ? a - b : b - a;
     return torus_[d] && 2 * delta > extents_[d] ? extents_[d] - delta : delta;
   }
+  /// offset() for coordinates a and b along dimension d both in 0..extent-1, without its two
+  /// divisions: route patterns are looked up by it per dimension of every flow routed.
+  int axis_offset(int d, int a, int b) const {
+    int delta = b - a;
+    if (!torus_[d]) return delta;
+    if (delta < 0) delta += extents_[d];
+    return 2 * delta > extents_[d] ? delta - extents_[d] : delta;
+  }
   /// Largest hop count between any two nodes.
   int diameter() const;
 
