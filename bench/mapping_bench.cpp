@@ -5,6 +5,7 @@
 #include <rankmap/mapping/concentration.hpp>
 #include <rankmap/mapping/mapping.hpp>
 #include <rankmap/metrics/channel_load.hpp>
+#include <rankmap/topology/allocation_generators.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -50,6 +51,10 @@ const Instance& instance(const std::string& name) {
     i = {pattern("stencil3d", {16, 8, 8}), Allocation::full(Grid::parse("torus:8x8x16"), 1)};
   } else if (name == "stencil3d_1k_torus4x4x4_ppn16") {
     i = {pattern("stencil3d", {16, 8, 8}), Allocation::full(Grid::parse("torus:4x4x4"), 16)};
+  } else if (name == "stencil27_1k_frag1000") {
+    // The quality table's frag-1000 (seed 4): 1,000 scattered nodes of torus:16x24x24.
+    const Grid grid = Grid::parse("torus:16x24x24");
+    i = {pattern("stencil27", {10, 10, 10}), Allocation::of_nodes(grid, topology::fragmented_nodes(grid, 1000, 4), 1)};
   }
   return cache.emplace(name, std::move(i)).first->second;
 }
@@ -124,6 +129,23 @@ void refine_budget(benchmark::State& state, const std::string& name) {
   state.counters["mcl_vs_mahd"] = mcl(in, m) / mcl(in, start);
 }
 
+/// refine:N from hilbert's mapping under `objective` (a fixed number of swap attempts, no clock):
+/// the swap search's own speed, which a timed search turns into swaps tried within its budget.
+void refine_attempts(benchmark::State& state, const std::string& name, mapping::Objective objective) {
+  const Instance& in = instance(name);
+  mapping::MapOptions options = options_with_budget(1e9);
+  const mapping::Mapping start = mapping::run_chain("hilbert", mapping::core_algorithms(), in.graph, in.alloc, options);
+  options.initial = &start;
+  options.objective = objective;
+  mapping::Mapping m;
+  for (auto _ : state) {
+    m = mapping::run_chain("refine:" + std::to_string(state.range(0)), mapping::core_algorithms(), in.graph, in.alloc,
+                           options);
+    benchmark::DoNotOptimize(m.data());
+  }
+  state.counters["mcl_vs_start"] = mcl(in, m) / mcl(in, start);
+}
+
 void register_all() {
   using benchmark::kMillisecond;
   for (const char* name : {"stencil3d_16k_torus8x8x8_ppn32", "random6_16k_torus8x8x8_ppn32"}) {
@@ -165,6 +187,16 @@ void register_all() {
       benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
                                    [=](benchmark::State& s) { identity_mcl(s, name); })
           ->Unit(kMillisecond)->UseRealTime();
+  }
+  for (const char* name : {"stencil27_1k_frag1000"}) {
+    for (const auto& [label, objective] : {std::pair{"hopbytes", mapping::Objective::hop_bytes},
+                                           std::pair{"mcl", mapping::Objective::mcl}})
+      benchmark::RegisterBenchmark((std::string("refine_attempts/") + label + "/" + name).c_str(),
+                                   [=](benchmark::State& s) { refine_attempts(s, name, objective); })
+          ->Arg(100000)->Unit(kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("baseline_identity_mcl/") + name).c_str(),
+                                 [=](benchmark::State& s) { identity_mcl(s, name); })
+        ->Unit(kMillisecond)->UseRealTime();
   }
   benchmark::RegisterBenchmark("baseline_sort_keys", sort_keys)
       ->Arg(1024)->Arg(16384)->Arg(1000000)->Unit(kMillisecond)->UseRealTime();
