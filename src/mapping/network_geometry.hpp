@@ -16,36 +16,23 @@
 
 namespace rankmap::mapping::detail {
 
-/// Hop distance between allocated nodes by dense index: from coordinates on a grid, by
-/// Network::hops otherwise. The swap searches measure two distances per edge of every swap they
-/// try (a quarter of auto's time on the training set), so on a grid the coordinates are packed
-/// 2 bytes each, and a torus axis takes min(delta, extent - delta) without a test of its kind (a
-/// mesh axis wraps at an extent no delta reaches).
+/// Hop distances between allocated nodes by dense index, as the swap searches need them: how
+/// much farther a node gets from a task that moves. From coordinates on a grid, by Network::hops
+/// otherwise. The searches measure this for every edge of every swap they try (a quarter of
+/// auto's time on the training set), so on a grid the coordinates are packed 2 bytes each, and a
+/// torus axis takes min(delta, extent - delta) without a test of its kind (a mesh axis wraps at
+/// an extent no delta reaches).
 class DenseHops {
  public:
   explicit DenseHops(const topology::Allocation& alloc);
-  int operator()(int a, int b) const {
-    if (coords_.empty()) return alloc_.network().hops(alloc_.node(a), alloc_.node(b));
-    const std::int16_t* pa = at(a);
-    const std::int16_t* pb = at(b);
-    int h = 0;
-    for (int d = 0; d < ndims_; ++d) {
-      const int delta = std::abs(pa[d] - pb[d]);
-      h += std::min(delta, wrap_[d] - delta);
-    }
-    return h;
-  }
-  /// (*this)(to, x) - (*this)(from, x): x's coordinates are read once for both.
+  /// hops(to, x) - hops(from, x).
   int change(int from, int to, int x) const {
-    if (coords_.empty()) return (*this)(to, x) - (*this)(from, x);
+    if (coords_.empty()) return network_hops(to, x) - network_hops(from, x);
     const std::int16_t* pf = at(from);
     const std::int16_t* pt = at(to);
     const std::int16_t* px = at(x);
     int h = 0;
-    for (int d = 0; d < ndims_; ++d) {
-      const int near_to = std::abs(pt[d] - px[d]), near_from = std::abs(pf[d] - px[d]);
-      h += std::min(near_to, wrap_[d] - near_to) - std::min(near_from, wrap_[d] - near_from);
-    }
+    for (int d = 0; d < ndims_; ++d) h += axis_hops(d, pt[d], px[d]) - axis_hops(d, pf[d], px[d]);
     return h;
   }
 
@@ -53,6 +40,11 @@ class DenseHops {
   const std::int16_t* at(int node) const {
     return coords_.data() + static_cast<std::size_t>(node) * static_cast<std::size_t>(ndims_);
   }
+  int axis_hops(int d, int a, int b) const {
+    const int delta = std::abs(a - b);
+    return std::min(delta, wrap_[d] - delta);
+  }
+  int network_hops(int a, int b) const { return alloc_.network().hops(alloc_.node(a), alloc_.node(b)); }
 
   const topology::Allocation& alloc_;
   int ndims_ = 0;
