@@ -29,25 +29,18 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
-singles = load(sys.argv[1])
-verbose = '-v' in sys.argv
-
-
 def best_single(cells):
     base = float(cells['identity']['mcl_adaptive'])
     return min(float(c['mcl_adaptive']) for r, c in cells.items() if not r.startswith('auto')) / base
 
 
-oracle = {key: best_single(cells) for key, cells in singles.items()
-          if 'identity' in cells and float(cells['identity']['mcl_adaptive']) > 0}
-oracle_frag = [v for key, v in oracle.items() if singles[key]['identity']['allocation_family'] == 'fragmented']
-print(f"{sys.argv[1]}: the best single row per instance: n={len(oracle)} fragmented_gm={geomean(oracle_frag):.4f} "
-      f"all_gm={geomean(list(oracle.values())):.4f}")
-for path in [a for a in sys.argv[2:] if a != '-v']:
+def compare(singles, run):
+    """auto@runtime of one run (load()ed) against the single rows: counts, ratios to the identity's
+    MCL, misses in words, and the longest instance's wall time."""
     n = within = worse = 0
-    frag, ratios, misses = [], [], []
+    frag, ratios, misses, walls = [], [], [], []
     fam = collections.defaultdict(lambda: [0, 0])
-    for key, cells in load(path).items():
+    for key, cells in run.items():
         if 'auto@runtime' not in cells or key not in singles:
             continue
         s = singles[key]
@@ -61,6 +54,7 @@ for path in [a for a in sys.argv[2:] if a != '-v']:
         within += ok
         worse += a > 1 + 1e-9
         ratios.append(a)
+        walls.append(float(cells['auto@runtime']['wall_ms']))
         family = s['identity']['allocation_family']
         fam[family][0] += ok
         fam[family][1] += 1
@@ -69,9 +63,28 @@ for path in [a for a in sys.argv[2:] if a != '-v']:
         if not ok:
             misses.append(f"{key[0]} on {key[1]}: auto {a:.3f}, best {best:.3f} ({best_row}), "
                           f"auto kept {cells['auto@runtime']['reason']}")
-    print(f"{path}: n={n} within5%={within} ({within / n:.1%}) worse_than_identity={worse} "
-          f"fragmented_gm={geomean(frag):.3f} all_gm={geomean(ratios):.3f} " +
-          ' '.join(f"{f}:{a}/{b}" for f, (a, b) in sorted(fam.items())))
-    if verbose:
-        for m in sorted(misses):
-            print('   ', m)
+    return {'n': n, 'within': within, 'worse': worse, 'fragmented_gm': geomean(frag), 'all_gm': geomean(ratios),
+            'families': fam, 'misses': misses, 'longest_ms': max(walls)}
+
+
+def main():
+    singles = load(sys.argv[1])
+    verbose = '-v' in sys.argv
+    oracle = {key: best_single(cells) for key, cells in singles.items()
+              if 'identity' in cells and float(cells['identity']['mcl_adaptive']) > 0}
+    oracle_frag = [v for key, v in oracle.items() if singles[key]['identity']['allocation_family'] == 'fragmented']
+    print(f"{sys.argv[1]}: the best single row per instance: n={len(oracle)} fragmented_gm={geomean(oracle_frag):.4f} "
+          f"all_gm={geomean(list(oracle.values())):.4f}")
+    for path in [a for a in sys.argv[2:] if a != '-v']:
+        c = compare(singles, load(path))
+        n, within = c['n'], c['within']
+        print(f"{path}: n={n} within5%={within} ({within / n:.1%}) worse_than_identity={c['worse']} "
+              f"fragmented_gm={c['fragmented_gm']:.3f} all_gm={c['all_gm']:.3f} " +
+              ' '.join(f"{f}:{a}/{b}" for f, (a, b) in sorted(c['families'].items())))
+        if verbose:
+            for m in sorted(c['misses']):
+                print('   ', m)
+
+
+if __name__ == '__main__':
+    main()
