@@ -134,11 +134,9 @@ NodeId Grid::neighbor(NodeId node, int d, Direction dir) const {
 }
 
 int Grid::offset(int a, int b, int d) const {
-  int delta = b - a;
-  if (!torus_[d]) return delta;
+  if (!torus_[d]) return b - a;
   const int k = extents_[d];
-  delta = ((delta % k) + k) % k;  // 0..k-1, the + direction
-  return 2 * delta > k ? delta - k : delta;
+  return axis_offset(d, 0, ((b - a) % k + k) % k);  // from 0 to the + distance, 0..k-1
 }
 
 bool Grid::is_tie(int a, int b, int d) const {
